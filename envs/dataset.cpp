@@ -1,0 +1,56 @@
+#include "envs/dataset.h"
+
+#include <sys/stat.h>
+
+#include "src/core/error.h"
+
+namespace glimpse {
+namespace {
+
+bool Exists(const std::string& p) {
+  struct stat st;
+  return stat(p.c_str(), &st) == 0;
+}
+
+// dir/name if present, else dir/name.gz; names the plain path in the error otherwise.
+std::string Locate(const std::string& dir, const std::string& name) {
+  const std::string plain = dir + "/" + name;
+  if (Exists(plain)) return plain;
+  if (Exists(plain + ".gz")) return plain + ".gz";
+  Fail("missing data file '", plain, "' (or ", name, ".gz). Run scripts/setup to fetch MNIST, ",
+       "or point --data-dir at a folder holding the four IDX files.");
+}
+
+void CheckPair(const IdxImages& im, const IdxLabels& lb) {
+  Check(static_cast<std::size_t>(im.count) == lb.labels.size(), "'", im.path, "' holds ", im.count,
+        " images but '", lb.path, "' holds ", lb.labels.size(), " labels");
+  for (std::size_t i = 0; i < lb.labels.size(); ++i)
+    Check(lb.labels[i] < 10, "'", lb.path, "': label ", int(lb.labels[i]), " at index ", i,
+          " is not a digit class (expected 0..9)");
+}
+
+}  // namespace
+
+DigitDataset LoadDigitDataset(const std::string& dir) {
+  Check(Exists(dir), "data directory '", dir, "' does not exist. Run scripts/setup to fetch MNIST ",
+        "into data/mnist, or pass --data-dir.");
+  DigitDataset d;
+  d.train_images = ReadIdxImages(Locate(dir, "train-images-idx3-ubyte"));
+  d.train_labels = ReadIdxLabels(Locate(dir, "train-labels-idx1-ubyte"));
+  d.test_images = ReadIdxImages(Locate(dir, "t10k-images-idx3-ubyte"));
+  d.test_labels = ReadIdxLabels(Locate(dir, "t10k-labels-idx1-ubyte"));
+  CheckPair(d.train_images, d.train_labels);
+  CheckPair(d.test_images, d.test_labels);
+  Check(d.train_images.rows == d.test_images.rows && d.train_images.cols == d.test_images.cols,
+        "train images are ", d.train_images.rows, "x", d.train_images.cols, " but test images are ",
+        d.test_images.rows, "x", d.test_images.cols);
+  return d;
+}
+
+std::string DefaultDataDir(const std::string& dataset) {
+  if (dataset == "mnist") return "data/mnist";
+  if (dataset == "fashion") return "/usr/share/datasets/fashion-mnist";
+  Fail("unknown dataset '", dataset, "': expected mnist or fashion");
+}
+
+}  // namespace glimpse

@@ -1,0 +1,23 @@
+// A digit data set on disk: the four IDX files of MNIST or Fashion-MNIST in one folder, each plain
+// or gzipped (train-images-idx3-ubyte[.gz], train-labels-idx1-ubyte[.gz], t10k-...).
+#pragma once
+
+#include <string>
+
+#include "envs/idx.h"
+
+namespace glimpse {
+
+struct DigitDataset {
+  IdxImages train_images, test_images;  // (60000, 28, 28), (10000, 28, 28) for MNIST
+  IdxLabels train_labels, test_labels;  // values 0..9
+};
+
+// Loads and cross-checks the four files of `dir` (counts agree, sizes agree, labels below 10).
+DigitDataset LoadDigitDataset(const std::string& dir);
+
+// The default folder for a data set name: "mnist" -> data/mnist, "fashion" -> the Debian package
+// dataset-fashion-mnist's /usr/share/datasets/fashion-mnist. Throws for other names.
+std::string DefaultDataDir(const std::string& dataset);
+
+}  // namespace glimpse

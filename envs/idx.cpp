@@ -1,0 +1,123 @@
+#include "envs/idx.h"
+
+#include <zlib.h>
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+
+#include "src/core/error.h"
+
+namespace glimpse {
+namespace {
+
+// Reads a whole (possibly gzipped) file into memory.
+std::vector<std::uint8_t> ReadAll(const std::string& path) {
+  gzFile f = gzopen(path.c_str(), "rb");
+  if (f == nullptr)
+    Fail("cannot open '", path, "': ", std::strerror(errno),
+         ". Run scripts/setup to fetch MNIST, or point --data-dir at a folder with the IDX files.");
+  std::vector<std::uint8_t> out;
+  std::uint8_t buf[1 << 16];
+  for (;;) {
+    const int n = gzread(f, buf, sizeof(buf));
+    if (n < 0) {
+      int code = 0;
+      const std::string msg = gzerror(f, &code);
+      gzclose(f);
+      Fail("'", path, "' is corrupt (gzip: ", msg, ")");
+    }
+    if (n == 0) break;
+    out.insert(out.end(), buf, buf + n);
+  }
+  // A truncated gzip stream reads as a short file without error; gzclose reports it.
+  const int rc = gzclose(f);
+  if (rc != Z_OK && rc != Z_BUF_ERROR) Fail("'", path, "' is corrupt (gzip close code ", rc, ")");
+  if (rc == Z_BUF_ERROR) Fail("'", path, "' is truncated (the gzip stream ends early)");
+  return out;
+}
+
+std::uint32_t BigEndian32(const std::uint8_t* p) {
+  return (std::uint32_t(p[0]) << 24) | (std::uint32_t(p[1]) << 16) | (std::uint32_t(p[2]) << 8) |
+         std::uint32_t(p[3]);
+}
+
+// Parses the header; returns the sizes and checks the payload length exactly.
+std::vector<std::uint32_t> ParseHeader(const std::string& path, const std::vector<std::uint8_t>& d,
+                                       int expected_dims) {
+  Check(d.size() >= 4, "'", path, "' is not an IDX file: ", d.size(), " bytes, shorter than a header");
+  if (d[0] != 0 || d[1] != 0 || d[2] != 0x08)
+    Fail("'", path, "' is not an unsigned-byte IDX file: magic bytes ", int(d[0]), " ", int(d[1]),
+         " ", int(d[2]), ", expected 0 0 8");
+  const int dims = d[3];
+  if (dims != expected_dims)
+    Fail("'", path, "' has ", dims, " dimensions, expected ", expected_dims,
+         expected_dims == 3 ? " (an images file)" : " (a labels file)");
+  const std::size_t header = 4 + 4 * static_cast<std::size_t>(dims);
+  Check(d.size() >= header, "'", path, "' is truncated inside its header");
+  std::vector<std::uint32_t> sizes;
+  std::size_t payload = 1;
+  for (int i = 0; i < dims; ++i) {
+    sizes.push_back(BigEndian32(d.data() + 4 + 4 * i));
+    payload *= sizes.back();
+  }
+  if (d.size() < header + payload)
+    Fail("'", path, "' is truncated: the header promises ", payload, " bytes of data, found ",
+         d.size() - header);
+  if (d.size() > header + payload)
+    Fail("'", path, "' has ", d.size() - header - payload, " unexpected bytes after its data");
+  return sizes;
+}
+
+void WriteAll(const std::string& path, const std::vector<std::uint8_t>& bytes) {
+  std::ofstream f(path, std::ios::binary);
+  Check(static_cast<bool>(f), "cannot write '", path, "'");
+  f.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+  Check(static_cast<bool>(f), "write failed for '", path, "'");
+}
+
+void PutBigEndian32(std::vector<std::uint8_t>& out, std::uint32_t v) {
+  for (int s = 24; s >= 0; s -= 8) out.push_back(static_cast<std::uint8_t>(v >> s));
+}
+
+}  // namespace
+
+IdxImages ReadIdxImages(const std::string& path) {
+  const auto d = ReadAll(path);
+  const auto sizes = ParseHeader(path, d, 3);
+  IdxImages im;
+  im.path = path;
+  im.count = static_cast<int>(sizes[0]);
+  im.rows = static_cast<int>(sizes[1]);
+  im.cols = static_cast<int>(sizes[2]);
+  Check(im.rows > 0 && im.cols > 0, "'", path, "' has empty images (", im.rows, " x ", im.cols, ")");
+  im.pixels.assign(d.begin() + 16, d.end());
+  return im;
+}
+
+IdxLabels ReadIdxLabels(const std::string& path) {
+  const auto d = ReadAll(path);
+  ParseHeader(path, d, 1);
+  IdxLabels lb;
+  lb.path = path;
+  lb.labels.assign(d.begin() + 8, d.end());
+  return lb;
+}
+
+void WriteIdxImages(const std::string& path, const IdxImages& im) {
+  std::vector<std::uint8_t> out = {0, 0, 8, 3};
+  PutBigEndian32(out, im.count);
+  PutBigEndian32(out, im.rows);
+  PutBigEndian32(out, im.cols);
+  out.insert(out.end(), im.pixels.begin(), im.pixels.end());
+  WriteAll(path, out);
+}
+
+void WriteIdxLabels(const std::string& path, const IdxLabels& lb) {
+  std::vector<std::uint8_t> out = {0, 0, 8, 1};
+  PutBigEndian32(out, static_cast<std::uint32_t>(lb.labels.size()));
+  out.insert(out.end(), lb.labels.begin(), lb.labels.end());
+  WriteAll(path, out);
+}
+
+}  // namespace glimpse

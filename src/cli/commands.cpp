@@ -1,0 +1,13 @@
+#include "src/cli/commands.h"
+
+namespace glimpse::cli {
+
+const std::vector<Command>& Commands() {
+  static const std::vector<Command> commands = {
+      {"info", "print version, build and BLAS threads, and summarise a data set (a smoke run)",
+       RunInfo},
+  };
+  return commands;
+}
+
+}  // namespace glimpse::cli

@@ -1,0 +1,48 @@
+// glimpse: recurrent visual attention trained with reinforcement learning.
+// main only dispatches to a subcommand and turns errors into a message and a non-zero exit.
+#include <boost/program_options/errors.hpp>
+#include <cstring>
+#include <iostream>
+
+#include "src/cli/commands.h"
+#include "src/core/error.h"
+
+namespace {
+
+void PrintUsage(std::ostream& os) {
+  os << "usage: glimpse <command> [options]      (glimpse <command> --help for its options)\n\n"
+        "commands:\n";
+  for (const auto& c : glimpse::cli::Commands())
+    os << "  " << c.name << std::string(c.name.size() < 8 ? 8 - c.name.size() : 1, ' ')
+       << c.summary << "\n";
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h") ||
+      !std::strcmp(argv[1], "help")) {
+    PrintUsage(argc < 2 ? std::cerr : std::cout);
+    return argc < 2 ? 2 : 0;
+  }
+  if (!std::strcmp(argv[1], "--version")) {
+    std::cout << "glimpse " << GLIMPSE_VERSION << " (commit " << GLIMPSE_COMMIT << ")\n";
+    return 0;
+  }
+  for (const auto& c : glimpse::cli::Commands()) {
+    if (c.name != argv[1]) continue;
+    try {
+      return c.run(argc - 1, argv + 1);
+    } catch (const boost::program_options::error& e) {
+      std::cerr << "glimpse " << c.name << ": " << e.what() << " (see glimpse " << c.name
+                << " --help)\n";
+      return 2;
+    } catch (const std::exception& e) {
+      std::cerr << "glimpse " << c.name << ": error: " << e.what() << "\n";
+      return 1;
+    }
+  }
+  std::cerr << "glimpse: unknown command '" << argv[1] << "'\n\n";
+  PrintUsage(std::cerr);
+  return 2;
+}

@@ -1,0 +1,96 @@
+// Optimizers over the flat parameter buffer: SGD with (heavy-ball) momentum, and Adam.
+// Both are one loop over ParamStore's values and gradients; their state is a few flat buffers that
+// the checkpoint stores by name.
+#pragma once
+
+#include <cmath>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "src/core/params.h"
+
+namespace glimpse {
+
+template <class T>
+class Optimizer {
+ public:
+  virtual ~Optimizer() = default;
+  // One update with learning rate lr, from the gradients in store.grads().
+  virtual void Step(ParamStore<T>& store, T lr) = 0;
+  // Named state buffers (each the size of the parameter buffer) for checkpoints.
+  virtual std::vector<std::pair<std::string, Vec<T>*>> StateBuffers() = 0;
+  // Number of steps taken (Adam's bias correction uses it); saved in checkpoints.
+  std::int64_t steps = 0;
+};
+
+// PyTorch's convention: v <- mu v + g; p <- p - lr v. mu = 0 is plain SGD.
+template <class T>
+class Sgd : public Optimizer<T> {
+ public:
+  Sgd(std::size_t n, T momentum) : momentum_(momentum), velocity_(xt::zeros<T>({n})) {}
+  void Step(ParamStore<T>& store, T lr) override {
+    T* p = store.values().data();
+    const T* g = store.grads().data();
+    T* v = velocity_.data();
+    const std::size_t n = store.size();
+    if (momentum_ == T(0)) {
+      for (std::size_t i = 0; i < n; ++i) p[i] -= lr * g[i];
+    } else {
+      for (std::size_t i = 0; i < n; ++i) {
+        v[i] = momentum_ * v[i] + g[i];
+        p[i] -= lr * v[i];
+      }
+    }
+    ++this->steps;
+  }
+  std::vector<std::pair<std::string, Vec<T>*>> StateBuffers() override {
+    return {{"velocity", &velocity_}};
+  }
+
+ private:
+  T momentum_;
+  Vec<T> velocity_;
+};
+
+// Adam (Kingma & Ba 2015) with bias correction.
+template <class T>
+class Adam : public Optimizer<T> {
+ public:
+  Adam(std::size_t n, T beta1 = T(0.9), T beta2 = T(0.999), T eps = T(1e-8))
+      : beta1_(beta1), beta2_(beta2), eps_(eps), m_(xt::zeros<T>({n})), v_(xt::zeros<T>({n})) {}
+  void Step(ParamStore<T>& store, T lr) override {
+    ++this->steps;
+    const double t = static_cast<double>(this->steps);
+    const T c1 = static_cast<T>(1.0 / (1.0 - std::pow(static_cast<double>(beta1_), t)));
+    const T c2 = static_cast<T>(1.0 / (1.0 - std::pow(static_cast<double>(beta2_), t)));
+    T* p = store.values().data();
+    const T* g = store.grads().data();
+    T* m = m_.data();
+    T* v = v_.data();
+    const std::size_t n = store.size();
+    for (std::size_t i = 0; i < n; ++i) {
+      m[i] = beta1_ * m[i] + (T(1) - beta1_) * g[i];
+      v[i] = beta2_ * v[i] + (T(1) - beta2_) * g[i] * g[i];
+      p[i] -= lr * (m[i] * c1) / (std::sqrt(v[i] * c2) + eps_);
+    }
+  }
+  std::vector<std::pair<std::string, Vec<T>*>> StateBuffers() override {
+    return {{"adam_m", &m_}, {"adam_v", &v_}};
+  }
+
+ private:
+  T beta1_, beta2_, eps_;
+  Vec<T> m_, v_;
+};
+
+// "sgd" or "adam"; throws Error for anything else.
+template <class T>
+std::unique_ptr<Optimizer<T>> MakeOptimizer(const std::string& name, std::size_t n, T momentum) {
+  if (name == "sgd") return std::make_unique<Sgd<T>>(n, momentum);
+  if (name == "adam") return std::make_unique<Adam<T>>(n);
+  Fail("unknown optimizer '", name, "': expected sgd or adam");
+}
+
+}  // namespace glimpse
