@@ -1,6 +1,7 @@
 #include "envs/dataset.h"
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "src/core/error.h"
 
@@ -48,7 +49,19 @@ DigitDataset LoadDigitDataset(const std::string& dir) {
 }
 
 std::string DefaultDataDir(const std::string& dataset) {
-  if (dataset == "mnist") return "data/mnist";
+  if (dataset == "mnist") {
+    // data/mnist of the working directory, else of the checkout that holds this executable
+    // (build/glimpse -> ../data/mnist), so glimpse runs from any folder.
+    if (Exists("data/mnist")) return "data/mnist";
+    char exe[4096];
+    const ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+    if (n > 0) {
+      std::string p(exe, static_cast<std::size_t>(n));
+      for (int up = 0; up < 2 && p.find('/') != std::string::npos; ++up) p = p.substr(0, p.rfind('/'));
+      if (Exists(p + "/data/mnist")) return p + "/data/mnist";
+    }
+    return "data/mnist";
+  }
   if (dataset == "fashion") return "/usr/share/datasets/fashion-mnist";
   Fail("unknown dataset '", dataset, "': expected mnist or fashion");
 }

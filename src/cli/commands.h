@@ -15,6 +15,8 @@ struct Command {
 
 // Explicit registration: add a line here and in commands.cpp for a new subcommand.
 int RunInfo(int argc, char** argv);
+int RunRender(int argc, char** argv);
+int RunBench(int argc, char** argv);
 
 const std::vector<Command>& Commands();
 

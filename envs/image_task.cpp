@@ -1,0 +1,144 @@
+#include "envs/image_task.h"
+
+#include <algorithm>
+
+#include "src/core/error.h"
+#include "src/core/rng.h"
+
+namespace glimpse {
+namespace {
+
+constexpr int kValidationDigits = 10000;
+
+std::vector<Box> TightBoxes(const IdxImages& im) {
+  std::vector<Box> boxes(im.count);
+  for (int i = 0; i < im.count; ++i) {
+    const std::uint8_t* p = im.image(i);
+    Box b{im.cols, im.rows, 0, 0};
+    for (int y = 0; y < im.rows; ++y)
+      for (int x = 0; x < im.cols; ++x)
+        if (p[y * im.cols + x]) {
+          b.x0 = std::min(b.x0, x), b.y0 = std::min(b.y0, y);
+          b.x1 = std::max(b.x1, x + 1), b.y1 = std::max(b.y1, y + 1);
+        }
+    if (b.x1 == 0) b = Box{0, 0, 0, 0};  // blank image
+    boxes[i] = b;
+  }
+  return boxes;
+}
+
+}  // namespace
+
+Split ParseSplit(const std::string& name) {
+  if (name == "train") return Split::kTrain;
+  if (name == "val") return Split::kVal;
+  if (name == "test") return Split::kTest;
+  Fail("unknown split '", name, "': expected train, val or test");
+}
+
+const char* SplitName(Split s) {
+  return s == Split::kTrain ? "train" : s == Split::kVal ? "val" : "test";
+}
+
+std::vector<std::string> TaskNames() { return {"mnist28", "translated60", "cluttered60", "cluttered100"}; }
+
+TaskSpec TaskByName(const std::string& name) {
+  if (name == "mnist28") return {name, 28, false, 0, 8};
+  if (name == "translated60") return {name, 60, true, 0, 8};
+  if (name == "cluttered60") return {name, 60, true, 4, 8};
+  if (name == "cluttered100") return {name, 100, true, 8, 8};
+  std::string known;
+  for (const auto& n : TaskNames()) known += (known.empty() ? "" : ", ") + n;
+  Fail("unknown task '", name, "': expected one of ", known);
+}
+
+ImageTask::ImageTask(TaskSpec spec, const DigitDataset& data, std::uint64_t seed)
+    : spec_(std::move(spec)), data_(data), seed_(seed) {
+  const int dh = data.train_images.rows, dw = data.train_images.cols;
+  Check(spec_.canvas >= dh && spec_.canvas >= dw, "task ", spec_.name, ": the canvas (",
+        spec_.canvas, "x", spec_.canvas, ") is smaller than a digit (", dh, "x", dw,
+        "); use a canvas of at least ", std::max(dh, dw));
+  Check(spec_.translate || (spec_.canvas == dh && spec_.canvas == dw), "task ", spec_.name,
+        ": a canvas larger than the digit needs translation");
+  Check(spec_.clutter_pieces >= 0, "task ", spec_.name, ": negative clutter count");
+  if (spec_.clutter_pieces > 0)
+    CheckRange(spec_.clutter_size, 1, std::min(dh, dw), "task " + spec_.name + ": clutter size");
+  Check(data.train_images.count > kValidationDigits, "the training file '", data.train_images.path,
+        "' holds ", data.train_images.count, " digits; expected more than ", kValidationDigits,
+        " (the last 10,000 are held out for validation)");
+  Check(spec_.clutter_pieces == 0 || data.test_images.count >= 2, "task ", spec_.name,
+        ": clutter needs at least 2 test digits, found ", data.test_images.count);
+  val_first_ = data.train_images.count - kValidationDigits;
+  train_boxes_ = TightBoxes(data.train_images);
+  test_boxes_ = TightBoxes(data.test_images);
+}
+
+int ImageTask::size(Split s) const {
+  switch (s) {
+    case Split::kTrain: return val_first_;
+    case Split::kVal: return kValidationDigits;
+    default: return data_.test_images.count;
+  }
+}
+
+const IdxImages& ImageTask::Images(Split s) const {
+  return s == Split::kTest ? data_.test_images : data_.train_images;
+}
+const IdxLabels& ImageTask::Labels(Split s) const {
+  return s == Split::kTest ? data_.test_labels : data_.train_labels;
+}
+
+template <class T>
+SampleInfo ImageTask::Render(Split split, std::int64_t index, std::int64_t epoch, T* out) const {
+  Check(index >= 0 && index < size(split), "sample index ", index, " outside the ", SplitName(split),
+        " split of ", size(split));
+  const IdxImages& im = Images(split);
+  const int C = spec_.canvas, dh = im.rows, dw = im.cols;
+  const int digit = First(split) + static_cast<int>(index);
+  // One generator per sample, keyed by everything that identifies it.
+  const std::uint64_t key = (static_cast<std::uint64_t>(split) << 62) ^
+                            (static_cast<std::uint64_t>(split == Split::kTrain ? epoch : 0) << 32) ^
+                            static_cast<std::uint64_t>(index);
+  Rng rng(seed_ ^ (key * 0x9e3779b97f4a7c15ULL), "task");
+
+  // The digit's position is drawn first, so the same sample without clutter lands in the same place.
+  int oy = 0, ox = 0;
+  if (spec_.translate) {
+    oy = static_cast<int>(rng.UniformInt(C - dh + 1));
+    ox = static_cast<int>(rng.UniformInt(C - dw + 1));
+  }
+  std::fill(out, out + static_cast<std::size_t>(C) * C, T(0));
+  // Clutter: crops of other random digits of the same split, pasted with max.
+  const int pool = size(split), K = spec_.clutter_size;
+  for (int p = 0; p < spec_.clutter_pieces; ++p) {
+    int other = static_cast<int>(rng.UniformInt(pool - 1));
+    if (other >= static_cast<int>(index)) ++other;  // never the digit itself
+    const std::uint8_t* src = im.image(First(split) + other);
+    const int sy = static_cast<int>(rng.UniformInt(dh - K + 1));
+    const int sx = static_cast<int>(rng.UniformInt(dw - K + 1));
+    const int ty = static_cast<int>(rng.UniformInt(C - K + 1));
+    const int tx = static_cast<int>(rng.UniformInt(C - K + 1));
+    for (int y = 0; y < K; ++y)
+      for (int x = 0; x < K; ++x) {
+        T& o = out[(ty + y) * C + tx + x];
+        o = std::max(o, static_cast<T>(src[(sy + y) * dw + sx + x]) / T(255));
+      }
+  }
+  const std::uint8_t* src = im.image(digit);  // the digit, pasted with max over the clutter
+  for (int y = 0; y < dh; ++y)
+    for (int x = 0; x < dw; ++x) {
+      T& o = out[(oy + y) * C + ox + x];
+      o = std::max(o, static_cast<T>(src[y * dw + x]) / T(255));
+    }
+  SampleInfo info;
+  info.digit = digit;
+  info.label = Labels(split).labels[digit];
+  const Box& b = (split == Split::kTest ? test_boxes_ : train_boxes_)[digit];
+  info.box = Box{b.x0 + ox, b.y0 + oy, b.x1 + ox, b.y1 + oy};
+  return info;
+}
+
+template SampleInfo ImageTask::Render<float>(Split, std::int64_t, std::int64_t, float*) const;
+template SampleInfo ImageTask::Render<double>(Split, std::int64_t, std::int64_t, double*) const;
+
+}  // namespace glimpse

@@ -1,0 +1,79 @@
+// The RAM digit tasks (DESIGN.md section 3) as one parametrised generator.
+//
+// An ImageTask is immutable: sample (split, index, epoch) is a pure function of the task, the data
+// and the seed. Training samples are drawn fresh every epoch (new position, new clutter); validation
+// and test samples ignore the epoch, so they are fixed by the seed.
+//   mnist28:      the 28x28 digit as is
+//   translated60: the digit at a uniformly random position in a 60x60 black canvas
+//   cluttered60:  translated60 plus 4 random 8x8 crops of other digits of the same split
+//   cluttered100: a 100x100 canvas with 8 pieces of clutter
+// Splits: train = training digits [0, 50000), val = training digits [50000, 60000) (the last 10,000
+// held out), test = the 10,000 test digits. Clutter comes from the same split's digits.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "envs/dataset.h"
+
+namespace glimpse {
+
+enum class Split { kTrain, kVal, kTest };
+Split ParseSplit(const std::string& name);  // "train" | "val" | "test"
+const char* SplitName(Split s);
+
+struct TaskSpec {
+  std::string name;
+  int canvas = 28;         // canvas is canvas x canvas pixels
+  bool translate = false;  // random digit position (else centred; needs canvas == digit size)
+  int clutter_pieces = 0;  // pieces of clutter per image
+  int clutter_size = 8;    // each piece is clutter_size x clutter_size
+};
+
+// The four RAM tasks by name; throws Error listing the known names otherwise.
+TaskSpec TaskByName(const std::string& name);
+std::vector<std::string> TaskNames();
+
+// Where the digit landed: tight box of its non-zero pixels, [x0, x1) x [y0, y1), canvas pixels.
+struct Box {
+  int x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+};
+
+struct SampleInfo {
+  int label = 0;
+  Box box;
+  int digit = 0;  // index of the digit in its source image file
+};
+
+class ImageTask {
+ public:
+  // Keeps a reference to data, which must outlive the task. Throws Error for an impossible spec
+  // (a canvas smaller than the digit, clutter larger than a digit or the canvas).
+  ImageTask(TaskSpec spec, const DigitDataset& data, std::uint64_t seed);
+
+  const TaskSpec& spec() const { return spec_; }
+  int height() const { return spec_.canvas; }
+  int width() const { return spec_.canvas; }
+  int pixels() const { return spec_.canvas * spec_.canvas; }
+  int size(Split split) const;  // number of samples in the split
+
+  // Renders sample `index` of `split` (for `epoch`; ignored outside train) into out (H, W), values
+  // in [0, 1]. Overwrites all of out.
+  template <class T>
+  SampleInfo Render(Split split, std::int64_t index, std::int64_t epoch, T* out) const;
+
+ private:
+  // (images, first digit, count) of a split's digit pool.
+  const IdxImages& Images(Split s) const;
+  const IdxLabels& Labels(Split s) const;
+  int First(Split s) const { return s == Split::kVal ? val_first_ : 0; }
+
+  TaskSpec spec_;
+  const DigitDataset& data_;
+  std::uint64_t seed_;
+  int val_first_ = 0;
+  std::vector<Box> train_boxes_, test_boxes_;  // tight box of each source digit
+};
+
+}  // namespace glimpse

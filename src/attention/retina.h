@@ -1,0 +1,76 @@
+// RAM's glimpse sensor (Mnih et al. 2014, section 4, "Sensor"): k square patches centred at the
+// location l, the first g x g, each next twice as wide, each averaged down to g x g; pixels outside
+// the image read as zero. Non-differentiable in l: RAM learns l with REINFORCE.
+//
+// Units: pixel (i, j) covers [j, j+1) x [i, i+1); location x in [-1, 1] maps to the centre
+// W/2 + x * unit_pixels (likewise y with H). unit_pixels = 0 means H/2 (W/2): [-1, 1] spans the image.
+// Output layout (B, k, g, g): scale-major, then row-major.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+
+#include "src/attention/sensor.h"
+#include "src/core/error.h"
+
+namespace glimpse {
+
+template <class T>
+class Retina : public Sensor<T> {
+ public:
+  Retina(int patch, int scales, double unit_pixels = 0.0)
+      : g_(patch), k_(scales), unit_(unit_pixels) {
+    Check(patch >= 1, "retina patch size must be at least 1, found ", patch);
+    Check(scales >= 1 && scales <= 8, "retina scales must be in [1, 8], found ", scales);
+    Check(unit_pixels >= 0, "unit-pixels must be >= 0 (0 = half the canvas), found ", unit_pixels);
+  }
+  std::string name() const override { return "retina"; }
+  int param_size() const override { return 2; }
+  int glimpse_size() const override { return k_ * g_ * g_; }
+  int patch() const { return g_; }
+  int scales() const { return k_; }
+
+  void Read(const T* images, int batch, int H, int W, const T* loc, T* glimpse) const override {
+    const int D = glimpse_size();
+    const double ux = unit_ > 0 ? unit_ : W / 2.0, uy = unit_ > 0 ? unit_ : H / 2.0;
+    for (int b = 0; b < batch; ++b) {
+      const T* img = images + static_cast<std::ptrdiff_t>(b) * H * W;
+      const double cx = W / 2.0 + static_cast<double>(loc[2 * b]) * ux;
+      const double cy = H / 2.0 + static_cast<double>(loc[2 * b + 1]) * uy;
+      for (int s = 0; s < k_; ++s) {
+        const int f = 1 << s, size = g_ * f;
+        const int x0 = static_cast<int>(std::floor(cx - size / 2.0 + 0.5));
+        const int y0 = static_cast<int>(std::floor(cy - size / 2.0 + 0.5));
+        T* out = glimpse + static_cast<std::ptrdiff_t>(b) * D + s * g_ * g_;
+        ReadScale(img, H, W, x0, y0, f, out);
+      }
+    }
+  }
+
+ private:
+  // out (g, g) = f x f block means of the size x size patch at (x0, y0), zero outside the image.
+  void ReadScale(const T* img, int H, int W, int x0, int y0, int f, T* out) const {
+    const T norm = T(1) / static_cast<T>(f * f);
+    for (int i = 0; i < g_; ++i) {
+      T* orow = out + i * g_;
+      for (int j = 0; j < g_; ++j) orow[j] = T(0);
+      for (int a = 0; a < f; ++a) {
+        const int y = y0 + i * f + a;
+        if (y < 0 || y >= H) continue;
+        const T* row = img + static_cast<std::ptrdiff_t>(y) * W;
+        for (int j = 0; j < g_; ++j) {
+          const int xs = std::max(x0 + j * f, 0), xe = std::min(x0 + (j + 1) * f, W);
+          T acc = T(0);
+          for (int x = xs; x < xe; ++x) acc += row[x];
+          orow[j] += acc;
+        }
+      }
+      for (int j = 0; j < g_; ++j) orow[j] *= norm;
+    }
+  }
+
+  int g_, k_;
+  double unit_;
+};
+
+}  // namespace glimpse

@@ -1,0 +1,24 @@
+// The one interface behind which every attention mechanism reads an image.
+//
+// A sensor maps a batch of images (B, H, W) and read parameters (B, P) to glimpses (B, D). For the
+// hard retina, P = 2 (a location in [-1, 1]^2, (x, y), (-1, -1) the top-left corner, (0, 0) the
+// centre); differentiable sensors (DRAW, STN) have more read parameters and a Backward.
+#pragma once
+
+#include <string>
+
+namespace glimpse {
+
+template <class T>
+class Sensor {
+ public:
+  virtual ~Sensor() = default;
+  virtual std::string name() const = 0;
+  virtual int param_size() const = 0;    // P
+  virtual int glimpse_size() const = 0;  // D
+  // images (B, H, W) row-major, params (B, P) -> glimpse (B, D). Overwrites glimpse.
+  virtual void Read(const T* images, int batch, int height, int width, const T* params,
+                    T* glimpse) const = 0;
+};
+
+}  // namespace glimpse

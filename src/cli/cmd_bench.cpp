@@ -1,0 +1,61 @@
+// glimpse bench: throughput measurements. Last line: images_per_s=F.
+//   --what env:   task generation, images/s for each task (last line: the slowest task)
+#include <chrono>
+#include <iomanip>
+#include <iostream>
+
+#include "envs/image_task.h"
+#include "src/cli/commands.h"
+#include "src/cli/config_options.h"
+#include "src/core/error.h"
+
+namespace glimpse::cli {
+namespace {
+
+double Seconds(std::chrono::steady_clock::time_point a, std::chrono::steady_clock::time_point b) {
+  return std::chrono::duration<double>(b - a).count();
+}
+
+// Renders `images` training images of the task in batches of B; returns images/s.
+double BenchTask(const ImageTask& task, int images, int batch) {
+  std::vector<float> buf(static_cast<std::size_t>(batch) * task.pixels());
+  const auto t0 = std::chrono::steady_clock::now();
+  for (int done = 0; done < images; done += batch)
+    for (int b = 0; b < batch; ++b)
+      task.Render(Split::kTrain, (done + b) % task.size(Split::kTrain), 0,
+                  buf.data() + static_cast<std::size_t>(b) * task.pixels());
+  return images / Seconds(t0, std::chrono::steady_clock::now());
+}
+
+}  // namespace
+
+int RunBench(int argc, char** argv) {
+  po::options_description desc("bench options");
+  desc.add_options()("help,h", "show this help")(
+      "what", po::value<std::string>()->default_value("env"), "env: task generation speed")(
+      "images", po::value<int>()->default_value(20000), "images to process")(
+      "config", po::value<std::string>(), "INI file with experiment options");
+  po::variables_map vm;
+  ExperimentConfig cfg;
+  if (!ParseWithConfig(argc, argv, desc, "glimpse bench [--what env] [experiment options]", vm, cfg))
+    return 0;
+  const std::string what = vm["what"].as<std::string>();
+  const int images = vm["images"].as<int>();
+  CheckRange(images, 1, 1 << 30, "option --images");
+  Check(what == "env", "option --what: expected env, found '", what, "'");
+  const DigitDataset data = LoadDigitDataset(ResolveDataDir(cfg));
+  double slowest = 0;
+  for (const auto& name : TaskNames()) {
+    const ImageTask task(TaskByName(name), data, cfg.seed);
+    const double rate = BenchTask(task, images, cfg.batch);
+    const double us_per_batch = 1e6 * cfg.batch / rate;
+    std::cout << std::left << std::setw(14) << name << " images_per_s=" << std::fixed
+              << std::setprecision(0) << rate << "  (" << std::setprecision(1) << us_per_batch
+              << " us per batch of " << cfg.batch << ")\n";
+    slowest = slowest == 0 ? rate : std::min(slowest, rate);
+  }
+  std::cout << "images_per_s=" << std::fixed << std::setprecision(0) << slowest << "\n";
+  return 0;
+}
+
+}  // namespace glimpse::cli

@@ -1,0 +1,146 @@
+#include "src/train/config.h"
+
+#include <sstream>
+
+#include "envs/image_task.h"
+#include "src/core/error.h"
+
+namespace glimpse {
+namespace {
+
+template <class T>
+T ParseNumber(const std::string& name, const std::string& s) {
+  std::istringstream is(s);
+  T v{};
+  is >> v;
+  if (is.fail() || !is.eof())
+    Fail("option --", name, ": expected a ", std::is_integral<T>::value ? "whole number" : "number",
+         ", found '", s, "'");
+  return v;
+}
+
+template <class T>
+std::string ToString(const T& v) {
+  std::ostringstream os;
+  os.precision(17);
+  os << v;
+  return os.str();
+}
+
+// Table rows for each field type.
+template <class T>
+OptionSpec Num(const char* name, const char* group, const char* help, T ExperimentConfig::*f) {
+  return {name, group, help, false,
+          [f](const ExperimentConfig& c) { return ToString(c.*f); },
+          [f, name](ExperimentConfig& c, const std::string& s) { c.*f = ParseNumber<T>(name, s); }};
+}
+OptionSpec Str(const char* name, const char* group, const char* help,
+               std::string ExperimentConfig::*f) {
+  return {name, group, help, false, [f](const ExperimentConfig& c) { return c.*f; },
+          [f](ExperimentConfig& c, const std::string& s) { c.*f = s; }};
+}
+
+void OneOf(const std::string& option, const std::string& v, const std::vector<std::string>& allowed) {
+  for (const auto& a : allowed)
+    if (v == a) return;
+  std::string list;
+  for (const auto& a : allowed) list += (list.empty() ? "" : "|") + a;
+  Fail("option --", option, ": expected ", list, ", found '", v, "'");
+}
+
+}  // namespace
+
+const std::vector<OptionSpec>& ConfigOptions() {
+  using C = ExperimentConfig;
+  static const std::vector<OptionSpec> specs = {
+      Str("env", "task", "task: mnist28|translated60|cluttered60|cluttered100", &C::env),
+      Str("dataset", "task", "digits: mnist|fashion", &C::dataset),
+      Str("data-dir", "task",
+          "folder with the four IDX files (empty: data/mnist, or Debian's fashion-mnist)", &C::data_dir),
+      Num("train-images", "task", "training images per epoch (0 = all 50,000)", &C::train_images),
+      Num("seed", "task", "seed of every random stream (init, data, policy, eval)", &C::seed),
+      Str("attention", "sensor", "attention mechanism: gaussian (RAM's retina + Gaussian policy)",
+          &C::attention),
+      Num("glimpses", "sensor", "glimpses per image (T)", &C::glimpses),
+      Num("patch", "sensor", "retina patch size g (g x g pixels at the finest scale)", &C::patch),
+      Num("scales", "sensor", "retina scales k (each twice as wide as the last)", &C::scales),
+      Num("unit-pixels", "sensor", "pixels per unit of location (0 = half the canvas)", &C::unit_pixels),
+      Str("core", "model", "core network: rnn (ReLU, as in RAM) | lstm", &C::core),
+      Num("hidden", "model", "core state size", &C::hidden),
+      Num("glimpse-hidden", "model", "glimpse network's h_g and h_l sizes", &C::glimpse_hidden),
+      Num("std", "policy", "standard deviation of the Gaussian location policy", &C::std),
+      Str("baseline", "policy", "REINFORCE baseline: none|learned", &C::baseline),
+      Num("samples", "policy", "Monte Carlo samples (episodes) of each image per step", &C::samples),
+      Num("rl-weight", "policy", "weight of the REINFORCE term in the hybrid loss", &C::rl_weight),
+      Str("optimizer", "optimizer", "sgd|adam", &C::optimizer),
+      Num("lr", "optimizer", "learning rate", &C::lr),
+      Num("momentum", "optimizer", "SGD momentum", &C::momentum),
+      Str("schedule", "optimizer", "learning-rate schedule: constant|linear (decay to 0)", &C::schedule),
+      Num("batch", "optimizer", "images per minibatch (B)", &C::batch),
+      Num("epochs", "optimizer", "training epochs", &C::epochs),
+      Num("threads", "system", "threads for BLAS (0 = all cores)", &C::threads),
+      Num("log-every", "system", "steps between progress lines and /train records", &C::log_every),
+      Num("eval-every", "system", "epochs between validation passes", &C::eval_every),
+      Num("val-images", "system", "validation images per pass (at most 10,000)", &C::val_images),
+      Num("trajectories", "system", "test images whose glimpses are logged each evaluation",
+          &C::trajectories),
+  };
+  return specs;
+}
+
+std::map<std::string, std::string> ToKeyValues(const ExperimentConfig& c) {
+  std::map<std::string, std::string> kv;
+  for (const auto& s : ConfigOptions()) kv[s.name] = s.get(c);
+  return kv;
+}
+
+void ApplyKeyValues(ExperimentConfig& c, const std::map<std::string, std::string>& kv) {
+  for (const auto& [k, v] : kv) {
+    bool found = false;
+    for (const auto& s : ConfigOptions())
+      if (s.name == k) {
+        s.set(c, v);
+        found = true;
+      }
+    Check(found, "unknown option '", k, "'");
+  }
+}
+
+void Validate(const ExperimentConfig& c) {
+  OneOf("env", c.env, {"mnist28", "translated60", "cluttered60", "cluttered100"});
+  OneOf("dataset", c.dataset, {"mnist", "fashion"});
+  OneOf("attention", c.attention, {"gaussian"});
+  OneOf("core", c.core, {"rnn", "lstm"});
+  OneOf("baseline", c.baseline, {"none", "learned"});
+  OneOf("optimizer", c.optimizer, {"sgd", "adam"});
+  OneOf("schedule", c.schedule, {"constant", "linear"});
+  Check(c.train_images >= 0, "option --train-images: expected >= 0 (0 = all), found ", c.train_images);
+  CheckRange(c.glimpses, 1, 64, "option --glimpses");
+  const int canvas = TaskByName(c.env).canvas;
+  Check(c.patch >= 1 && c.patch <= canvas, "option --patch: expected 1 to ", canvas,
+        " (the canvas of ", c.env, "), found ", c.patch);
+  CheckRange(c.scales, 1, 8, "option --scales");
+  Check(c.unit_pixels >= 0, "option --unit-pixels: expected >= 0, found ", c.unit_pixels);
+  CheckRange(c.hidden, 1, 65536, "option --hidden");
+  CheckRange(c.glimpse_hidden, 1, 65536, "option --glimpse-hidden");
+  Check(c.std > 0, "option --std: expected a positive standard deviation, found ", c.std);
+  CheckRange(c.samples, 1, 1024, "option --samples");
+  Check(c.rl_weight >= 0, "option --rl-weight: expected >= 0, found ", c.rl_weight);
+  Check(c.lr > 0, "option --lr: expected a positive learning rate, found ", c.lr);
+  CheckRange(c.momentum, 0.0, 0.999999, "option --momentum");
+  CheckRange(c.batch, 1, 1 << 16, "option --batch");
+  CheckRange(c.epochs, 1, 1 << 20, "option --epochs");
+  CheckRange(c.threads, 0, 1024, "option --threads");
+  CheckRange(c.log_every, 1, 1 << 30, "option --log-every");
+  CheckRange(c.eval_every, 1, 1 << 20, "option --eval-every");
+  CheckRange(c.val_images, 1, 10000, "option --val-images");
+  CheckRange(c.trajectories, 0, 10000, "option --trajectories");
+}
+
+}  // namespace glimpse
+
+namespace glimpse {
+std::string ResolveDataDir(const ExperimentConfig& c) {
+  return c.data_dir.empty() ? DefaultDataDir(c.dataset) : c.data_dir;
+}
+}  // namespace glimpse
