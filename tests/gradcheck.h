@@ -18,8 +18,11 @@ inline double RelError(double a, double n, double floor = 1e-6) {
 
 // Largest relative error over x[0..n) of `analytic` against central differences of loss().
 // loss() must read x; x is restored afterwards.
+// `floor` is the smallest denominator of the relative error: derivatives far below it are compared
+// absolutely, since central differences resolve them only to about 1e-16 |loss| / eps.
 inline double MaxGradError(const std::function<double()>& loss, double* x, const double* analytic,
-                           std::size_t n, double eps = 1e-5, std::string* where = nullptr) {
+                           std::size_t n, double eps = 1e-5, std::string* where = nullptr,
+                           double floor = 1e-6) {
   double worst = 0.0;
   for (std::size_t i = 0; i < n; ++i) {
     const double keep = x[i];
@@ -29,7 +32,7 @@ inline double MaxGradError(const std::function<double()>& loss, double* x, const
     const double lm = loss();
     x[i] = keep;
     const double num = (lp - lm) / (2 * eps);
-    const double e = RelError(analytic[i], num);
+    const double e = RelError(analytic[i], num, floor);
     if (e > worst) {
       worst = e;
       if (where)

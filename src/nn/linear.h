@@ -44,6 +44,12 @@ class Linear {
   // Given x (B, in) and dy (B, out): dW += dy^T x, db += sum_rows dy, and if dx is not null,
   // dx (B, in) = dy W (or += with accumulate_dx).
   void Backward(const T* x, const T* dy, int batch, T* dx, bool accumulate_dx = false) const {
+    BackwardParams(x, dy, batch);
+    if (dx != nullptr) BackwardInput(dy, batch, dx, accumulate_dx);
+  }
+
+  // The parameter half of Backward: dW += dy^T x, db += sum_rows dy.
+  void BackwardParams(const T* x, const T* dy, int batch) const {
     Gemm<T>(true, false, out_, in_, batch, T(1), dy, out_, x, in_, T(1), store_->grad(w_), in_);
     if (b_ >= 0) {
       T* db = store_->grad(b_);
@@ -52,9 +58,12 @@ class Linear {
         for (int j = 0; j < out_; ++j) db[j] += dyr[j];
       }
     }
-    if (dx != nullptr)
-      Gemm<T>(false, false, batch, in_, out_, T(1), dy, out_, store_->value(w_), in_,
-              accumulate_dx ? T(1) : T(0), dx, in_);
+  }
+
+  // The input half of Backward: dx (B, in) = dy W (or += with accumulate).
+  void BackwardInput(const T* dy, int batch, T* dx, bool accumulate = false) const {
+    Gemm<T>(false, false, batch, in_, out_, T(1), dy, out_, store_->value(w_), in_,
+            accumulate ? T(1) : T(0), dx, in_);
   }
 
   int in() const { return in_; }

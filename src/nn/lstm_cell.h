@@ -2,6 +2,10 @@
 //   [i f g o] (B, 4H) = x (B, I) Wx^T + h_{t-1} (B, H) Wh^T + b
 //   i, f, o = sigmoid(.), g = tanh(.); c_t = f c_{t-1} + i g; h_t = o tanh(c_t).
 // h_prev / c_prev may be null (zeros, the first step). The forget-gate bias starts at 1.
+//
+// Two ways to run it: Forward/Backward per step with an LstmCache (tests, simple users), or the
+// raw-pointer StepForward/GateBackward plus the exposed input and recurrent layers, which lets a
+// caller form the weight gradients of all T steps in one large matrix product (src/model).
 #pragma once
 
 #include <string>
@@ -44,18 +48,15 @@ class LstmCell {
     for (int j = hidden_; j < 2 * hidden_; ++j) b[j] = T(1);
   }
 
-  // cache must have been Resize()d to (batch, hidden).
-  void Forward(const T* x, const T* h_prev, const T* c_prev, int batch, LstmCache<T>& cache) const {
+  // Raw form: gates (B, 4H) receives the activated gates; c, tanh_c, h are (B, H).
+  void StepForward(const T* x, const T* h_prev, const T* c_prev, int batch, T* gates, T* c,
+                   T* tanh_c, T* h) const {
     const int H = hidden_;
-    T* z = cache.gates.data();
-    in_.Forward(x, batch, z);
-    if (h_prev != nullptr) hh_.Forward(h_prev, batch, z, /*accumulate=*/true);
+    in_.Forward(x, batch, gates);
+    if (h_prev != nullptr) hh_.Forward(h_prev, batch, gates, /*accumulate=*/true);
     for (int r = 0; r < batch; ++r) {
-      T* zr = z + static_cast<Index>(r) * 4 * H;
-      T* c = cache.c.data() + static_cast<Index>(r) * H;
-      T* tc = cache.tanh_c.data() + static_cast<Index>(r) * H;
-      T* h = cache.h.data() + static_cast<Index>(r) * H;
-      const T* cp = c_prev ? c_prev + static_cast<Index>(r) * H : nullptr;
+      const Index o1 = static_cast<Index>(r) * H;
+      T* zr = gates + 4 * o1;
       for (int j = 0; j < H; ++j) {
         const T i = Sigmoid(zr[j]), f = Sigmoid(zr[H + j]);
         const T g = std::tanh(zr[2 * H + j]), o = Sigmoid(zr[3 * H + j]);
@@ -63,43 +64,56 @@ class LstmCell {
         zr[H + j] = f;
         zr[2 * H + j] = g;
         zr[3 * H + j] = o;
-        c[j] = i * g + (cp ? f * cp[j] : T(0));
-        tc[j] = std::tanh(c[j]);
-        h[j] = o * tc[j];
+        c[o1 + j] = i * g + (c_prev ? f * c_prev[o1 + j] : T(0));
+        tanh_c[o1 + j] = std::tanh(c[o1 + j]);
+        h[o1 + j] = o * tanh_c[o1 + j];
       }
     }
   }
 
-  // dh (B, H): gradient at h_t; dc (B, H) or null: gradient at c_t from step t+1.
+  // From dh (B, H) at h_t and dc (B, H, or null) at c_t from step t+1: dz (B, 4H) = gradient at the
+  // gate pre-activations, and dc_prev (B, H, or null) = gradient at c_{t-1}.
+  void GateBackward(const T* gates, const T* tanh_c, const T* c_prev, const T* dh, const T* dc,
+                    int batch, T* dz, T* dc_prev) const {
+    const int H = hidden_;
+    for (int r = 0; r < batch; ++r) {
+      const Index o1 = static_cast<Index>(r) * H;
+      const T* a = gates + 4 * o1;
+      T* dzr = dz + 4 * o1;
+      for (int j = 0; j < H; ++j) {
+        const T i = a[j], f = a[H + j], g = a[2 * H + j], o = a[3 * H + j];
+        const T tc = tanh_c[o1 + j], dhj = dh[o1 + j];
+        const T dct = (dc ? dc[o1 + j] : T(0)) + dhj * o * (T(1) - tc * tc);
+        const T cp = c_prev ? c_prev[o1 + j] : T(0);
+        dzr[j] = dct * g * i * (T(1) - i);
+        dzr[H + j] = dct * cp * f * (T(1) - f);
+        dzr[2 * H + j] = dct * i * (T(1) - g * g);
+        dzr[3 * H + j] = dhj * tc * o * (T(1) - o);
+        if (dc_prev) dc_prev[o1 + j] = dct * f;
+      }
+    }
+  }
+
+  // Cache form. cache must have been Resize()d to (batch, hidden).
+  void Forward(const T* x, const T* h_prev, const T* c_prev, int batch, LstmCache<T>& cache) const {
+    StepForward(x, h_prev, c_prev, batch, cache.gates.data(), cache.c.data(), cache.tanh_c.data(),
+                cache.h.data());
+  }
+
   // Writes dx (B, I), dh_prev (B, H), dc_prev (B, H) (each may be null; with accumulate, dx and
   // dh_prev are added to; dc_prev is always overwritten).
   void Backward(const T* x, const T* h_prev, const T* c_prev, const LstmCache<T>& cache,
                 const T* dh, const T* dc, int batch, T* dx, T* dh_prev, T* dc_prev,
                 bool accumulate = false) {
-    const int H = hidden_;
-    EnsureShape(dz_, static_cast<std::size_t>(batch), static_cast<std::size_t>(4 * H));
-    for (int r = 0; r < batch; ++r) {
-      const Index o1 = static_cast<Index>(r) * H, o4 = static_cast<Index>(r) * 4 * H;
-      const T* a = cache.gates.data() + o4;
-      const T* tc = cache.tanh_c.data() + o1;
-      T* dzr = dz_.data() + o4;
-      for (int j = 0; j < H; ++j) {
-        const T i = a[j], f = a[H + j], g = a[2 * H + j], o = a[3 * H + j];
-        const T dhj = dh[o1 + j];
-        const T dct = (dc ? dc[o1 + j] : T(0)) + dhj * o * (T(1) - tc[j] * tc[j]);
-        const T cp = c_prev ? c_prev[o1 + j] : T(0);
-        dzr[j] = dct * g * i * (T(1) - i);
-        dzr[H + j] = dct * cp * f * (T(1) - f);
-        dzr[2 * H + j] = dct * i * (T(1) - g * g);
-        dzr[3 * H + j] = dhj * tc[j] * o * (T(1) - o);
-        if (dc_prev) dc_prev[o1 + j] = dct * f;
-      }
-    }
+    EnsureShape(dz_, static_cast<std::size_t>(batch), static_cast<std::size_t>(4 * hidden_));
+    GateBackward(cache.gates.data(), cache.tanh_c.data(), c_prev, dh, dc, batch, dz_.data(), dc_prev);
     in_.Backward(x, dz_.data(), batch, dx, accumulate);
     if (h_prev != nullptr) hh_.Backward(h_prev, dz_.data(), batch, dh_prev, accumulate);
   }
 
   int hidden() const { return hidden_; }
+  const Linear<T>& input_layer() const { return in_; }
+  const Linear<T>& recurrent_layer() const { return hh_; }
 
  private:
   ParamStore<T>* store_ = nullptr;

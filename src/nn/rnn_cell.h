@@ -43,6 +43,8 @@ class RnnCell {
   }
 
   int hidden() const { return hidden_; }
+  const Linear<T>& input_layer() const { return in_; }
+  const Linear<T>& recurrent_layer() const { return hh_; }
 
  private:
   int hidden_ = 0;

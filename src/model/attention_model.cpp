@@ -1,0 +1,112 @@
+#include "src/model/attention_model.h"
+
+#include <algorithm>
+
+#include "src/nn/softmax_xent.h"
+
+namespace glimpse {
+
+template <class T>
+AttentionModel<T>::AttentionModel(const ModelSpec& spec, std::unique_ptr<Sensor<T>> sensor)
+    : spec_(spec),
+      sensor_(std::move(sensor)),
+      P_(sensor_->param_size()),
+      D_(sensor_->glimpse_size()),
+      glimpse_(store_, "glimpse", D_, P_, spec.glimpse_hidden, spec.hidden),
+      core_(MakeCore<T>(spec.core, store_, "core", spec.hidden, spec.hidden)),
+      location_(store_, "location.fc", spec.hidden, P_),
+      action_(store_, "action.fc", spec.hidden, spec.classes),
+      baseline_(store_, "baseline.fc", spec.hidden, 1) {
+  CheckRange(spec.steps, 1, 1024, "glimpses per episode");
+  store_.Allocate();
+}
+
+template <class T>
+void AttentionModel<T>::Init(Rng& rng) {
+  glimpse_.Init(rng);
+  core_->Init(rng);
+  location_.Init(rng);
+  action_.Init(rng);
+  baseline_.Init(rng);
+}
+
+template <class T>
+void AttentionModel<T>::Prepare(int rows, Rollout<T>& r) const {
+  const auto TN = static_cast<std::size_t>(spec_.steps) * rows, N = static_cast<std::size_t>(rows);
+  const auto P = static_cast<std::size_t>(P_), Hd = static_cast<std::size_t>(spec_.hidden),
+             Gh = static_cast<std::size_t>(spec_.glimpse_hidden), C = static_cast<std::size_t>(spec_.classes);
+  r.steps = spec_.steps;
+  r.rows = rows;
+  EnsureShape(r.mu, TN, P);
+  EnsureShape(r.loc, TN, P);
+  EnsureShape(r.read, TN, P);
+  EnsureShape(r.x, TN, static_cast<std::size_t>(D_));
+  EnsureShape(r.hg, TN, Gh);
+  EnsureShape(r.hl, TN, Gh);
+  EnsureShape(r.g, TN, Hd);
+  core_->Prepare(spec_.steps, rows, r.core);
+  EnsureShape(r.baseline, TN, 1);
+  EnsureShape(r.logits, N, C);
+  EnsureShape(r.probs, N, C);
+  r.actions.resize(N);
+  EnsureShape(r.dlogits, N, C);
+  EnsureShape(r.dmu, TN, P);
+  EnsureShape(r.dbaseline, TN, 1);
+  EnsureShape(r.dH, TN + N, Hd);
+  EnsureShape(r.dg, TN, Hd);
+  EnsureShape(r.dhg, TN, Gh);
+  EnsureShape(r.dhl, TN, Gh);
+  EnsureShape(r.dmu_pre, TN, P);
+}
+
+template <class T>
+void AttentionModel<T>::Forward(const T* images, int rows, int height, int width, Rollout<T>& r,
+                                LocationMode mode, const GaussianPolicy<T>& policy, Rng* rng) const {
+  Check(mode != LocationMode::kSample || rng != nullptr, "sampling locations needs an Rng");
+  if (mode == LocationMode::kGiven)
+    Check(r.rows == rows && r.steps == spec_.steps, "kGiven needs a rollout of the same shape");
+  Prepare(rows, r);
+  const std::size_t nP = static_cast<std::size_t>(rows) * P_;
+  for (int t = 1; t <= spec_.steps; ++t) {
+    T* mu = r.block(r.mu, t);
+    T* loc = r.block(r.loc, t);
+    T* read = r.block(r.read, t);
+    location_.Forward(r.core.h_at(t - 1), rows, mu);
+    TanhForward(mu, nP, mu);
+    if (mode == LocationMode::kSample) policy.Sample(mu, nP, *rng, loc);
+    if (mode == LocationMode::kMean) std::copy(mu, mu + nP, loc);
+    for (std::size_t i = 0; i < nP; ++i) read[i] = std::clamp(loc[i], T(-1), T(1));
+    sensor_->Read(images, rows, height, width, read, r.block(r.x, t));
+    glimpse_.Forward(r.block(r.x, t), read, rows, r.block(r.hg, t), r.block(r.hl, t), r.block(r.g, t));
+    core_->Step(t, r.block(r.g, t), r.core);
+  }
+  // Baselines b_t from h_{t-1}, t = 1..T: one product over all steps.
+  baseline_.Forward(r.core.h_at(0), spec_.steps * rows, r.baseline.data());
+  action_.Forward(r.core.h_at(spec_.steps), rows, r.logits.data());
+  const int C = spec_.classes;
+  for (int n = 0; n < rows; ++n) {
+    const T* z = r.logits.data() + static_cast<Index>(n) * C;
+    r.actions[n] = static_cast<std::int32_t>(std::max_element(z, z + C) - z);
+  }
+}
+
+template <class T>
+void AttentionModel<T>::Backward(Rollout<T>& r) const {
+  const int N = r.rows, TT = r.steps, TN = TT * N;
+  // Action loss -> h_T -> back through the core and the glimpse network.
+  std::fill(r.dH.begin(), r.dH.end(), T(0));
+  action_.Backward(r.core.h_at(TT), r.dlogits.data(), N, r.dH.data() + static_cast<Index>(TT) * N * spec_.hidden);
+  core_->Backward(r.g.data(), r.dH.data(), r.core, r.dg.data());
+  glimpse_.Backward(r.x.data(), r.read.data(), r.hg.data(), r.hl.data(), r.g.data(), r.dg.data(), TN,
+                    r.dhg.data(), r.dhl.data(), nullptr, nullptr);
+  // REINFORCE -> location network only (its input h_{t-1} is detached).
+  TanhBackward(r.mu.data(), r.dmu.data(), static_cast<std::size_t>(TN) * P_, r.dmu_pre.data());
+  location_.BackwardParams(r.core.h_at(0), r.dmu_pre.data(), TN);
+  // Baseline regression -> baseline network only.
+  baseline_.BackwardParams(r.core.h_at(0), r.dbaseline.data(), TN);
+}
+
+template class AttentionModel<float>;
+template class AttentionModel<double>;
+
+}  // namespace glimpse

@@ -1,0 +1,77 @@
+// The Recurrent Attention Model (Mnih et al. 2014) over a whole minibatch of episodes:
+//
+//   for t = 1..T:  mu_t = tanh(W_loc h_{t-1} + b)          location network (h_0 = 0)
+//                  l_t  ~ N(mu_t, std^2)  (or mu_t, or given) Gaussian policy
+//                  x_t  = sensor(image, clamp(l_t, -1, 1))   glimpse sensor
+//                  g_t  = glimpse_net(x_t, clamp(l_t))       glimpse network
+//                  h_t  = core(g_t, h_{t-1})                 core network (rnn | lstm)
+//                  b_t  = W_b h_{t-1} + c                    baseline network (input detached)
+//   logits = W_a h_T + b_a                                   action network
+//
+// The location and baseline networks read h detached: Backward sends the action loss through the
+// core and glimpse networks, the REINFORCE signal (dmu) only into the location network, and the
+// baseline regression only into the baseline network. Sampled locations are constants.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "src/attention/sensor.h"
+#include "src/model/core_network.h"
+#include "src/model/glimpse_network.h"
+#include "src/model/rollout.h"
+#include "src/rl/gaussian_policy.h"
+
+namespace glimpse {
+
+struct ModelSpec {
+  int steps = 6;            // T glimpses
+  int glimpse_hidden = 128;  // h_g, h_l
+  int hidden = 256;         // g and the core state
+  int classes = 10;
+  std::string core = "rnn";
+};
+
+enum class LocationMode { kSample, kMean, kGiven };
+
+template <class T>
+class AttentionModel {
+ public:
+  // Registers and allocates all parameters; Init() draws them.
+  AttentionModel(const ModelSpec& spec, std::unique_ptr<Sensor<T>> sensor);
+
+  void Init(Rng& rng);
+
+  // Runs T steps on images (N, H, W). kSample draws l_t from the policy with `rng`; kMean uses mu_t;
+  // kGiven reuses r.loc as it is (gradient checks). Fills everything in r's forward part.
+  void Forward(const T* images, int rows, int height, int width, Rollout<T>& r, LocationMode mode,
+               const GaussianPolicy<T>& policy, Rng* rng) const;
+
+  // Back-propagates r.dlogits, r.dmu and r.dbaseline (set by a loss) into the parameter gradients
+  // (accumulating; call store().ZeroGrad() first).
+  void Backward(Rollout<T>& r) const;
+
+  ParamStore<T>& store() { return store_; }
+  const ParamStore<T>& store() const { return store_; }
+  const ModelSpec& spec() const { return spec_; }
+  const Sensor<T>& sensor() const { return *sensor_; }
+  // Parameter name prefixes of each sub-network, for tests and diagnostics.
+  static constexpr const char* kGlimpse = "glimpse.";
+  static constexpr const char* kCore = "core.";
+  static constexpr const char* kLocation = "location.";
+  static constexpr const char* kAction = "action.";
+  static constexpr const char* kBaseline = "baseline.";
+
+ private:
+  void Prepare(int rows, Rollout<T>& r) const;
+
+  ModelSpec spec_;
+  ParamStore<T> store_;
+  std::unique_ptr<Sensor<T>> sensor_;
+  int P_, D_;
+  GlimpseNetwork<T> glimpse_;
+  std::unique_ptr<CoreNetwork<T>> core_;
+  Linear<T> location_, action_, baseline_;
+};
+
+}  // namespace glimpse

@@ -1,0 +1,49 @@
+// RAM's core network over a whole episode: h_t = f(g_t, h_{t-1}), t = 1..T, h_0 = 0 (and c_0 = 0).
+//
+// All per-step tensors live in a CoreCache as (T+1) or T blocks of N rows, so Backward can form the
+// weight gradients of every step in one large matrix product; only dh_{t-1} = dpre_t Wh is
+// sequential.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "src/core/params.h"
+
+namespace glimpse {
+
+template <class T>
+struct CoreCache {
+  int steps = 0, rows = 0, hidden = 0;
+  Mat<T> h;       // ((T+1) N, H): block 0 is h_0 = 0
+  Mat<T> c;       // LSTM: ((T+1) N, H), block 0 is c_0 = 0
+  Mat<T> gates;   // LSTM: (T N, 4H) activated gates of steps 1..T
+  Mat<T> tanh_c;  // LSTM: (T N, H)
+  Mat<T> dpre;    // (T N, H or 4H): gradient at the pre-activations (Backward scratch)
+  Mat<T> dc;      // LSTM: ((T+1) N, H) Backward scratch
+  T* h_at(int t) { return h.data() + static_cast<Index>(t) * rows * hidden; }
+  const T* h_at(int t) const { return h.data() + static_cast<Index>(t) * rows * hidden; }
+};
+
+template <class T>
+class CoreNetwork {
+ public:
+  virtual ~CoreNetwork() = default;
+  virtual void Init(Rng& rng) = 0;
+  virtual int hidden() const = 0;
+  // Sizes the cache for T steps of N rows (allocates only when the shape changes) and zeroes h_0.
+  virtual void Prepare(int steps, int rows, CoreCache<T>& cache) const = 0;
+  // h_t from x_t (N, I) and h_{t-1} in the cache, for t in 1..T.
+  virtual void Step(int t, const T* x_t, CoreCache<T>& cache) const = 0;
+  // X (T N, I): the inputs given to Step. dH ((T+1) N, H): gradient arriving at each h_t from
+  // outside the core; it is consumed (overwritten). Accumulates parameter gradients and writes
+  // dX (T N, I) if not null.
+  virtual void Backward(const T* X, T* dH, CoreCache<T>& cache, T* dX) const = 0;
+};
+
+// "rnn" (ReLU Elman cell, RAM) or "lstm".
+template <class T>
+std::unique_ptr<CoreNetwork<T>> MakeCore(const std::string& kind, ParamStore<T>& store,
+                                         const std::string& name, int input, int hidden);
+
+}  // namespace glimpse

@@ -1,0 +1,60 @@
+// LSTM core over T steps (see core_network.h); h_0 = c_0 = 0.
+#pragma once
+
+#include "src/model/core_network.h"
+#include "src/nn/lstm_cell.h"
+
+namespace glimpse {
+
+template <class T>
+class LstmCore : public CoreNetwork<T> {
+ public:
+  LstmCore(ParamStore<T>& store, const std::string& name, int input, int hidden)
+      : cell_(store, name, input, hidden) {}
+  void Init(Rng& rng) override { cell_.Init(rng); }
+  int hidden() const override { return cell_.hidden(); }
+
+  void Prepare(int steps, int rows, CoreCache<T>& c) const override {
+    const auto H = static_cast<std::size_t>(hidden()), N = static_cast<std::size_t>(rows);
+    c.steps = steps, c.rows = rows, c.hidden = hidden();
+    EnsureShape(c.h, (steps + 1) * N, H);
+    EnsureShape(c.c, (steps + 1) * N, H);
+    EnsureShape(c.gates, steps * N, 4 * H);
+    EnsureShape(c.tanh_c, steps * N, H);
+    EnsureShape(c.dpre, steps * N, 4 * H);
+    EnsureShape(c.dc, (steps + 1) * N, H);
+    std::fill(c.h.data(), c.h.data() + N * H, T(0));
+    std::fill(c.c.data(), c.c.data() + N * H, T(0));
+  }
+
+  void Step(int t, const T* x_t, CoreCache<T>& c) const override {
+    const std::size_t block = static_cast<std::size_t>(c.rows) * hidden();
+    const bool first = t == 1;  // h_0 = c_0 = 0: skip the recurrent product
+    cell_.StepForward(x_t, first ? nullptr : c.h_at(t - 1), first ? nullptr : c.c.data() + (t - 1) * block,
+                      c.rows, c.gates.data() + 4 * (t - 1) * block, c.c.data() + t * block,
+                      c.tanh_c.data() + (t - 1) * block, c.h_at(t));
+  }
+
+  void Backward(const T* X, T* dH, CoreCache<T>& c, T* dX) const override {
+    const int N = c.rows, TT = c.steps;
+    const std::size_t block = static_cast<std::size_t>(N) * hidden();
+    const Linear<T>& hh = cell_.recurrent_layer();
+    // Sequential part: gate gradients, dc_{t-1}, and dh_{t-1} += dz_t Wh.
+    for (int t = TT; t >= 1; --t) {
+      T* dz = c.dpre.data() + 4 * (t - 1) * block;
+      cell_.GateBackward(c.gates.data() + 4 * (t - 1) * block, c.tanh_c.data() + (t - 1) * block,
+                         t > 1 ? c.c.data() + (t - 1) * block : nullptr, dH + t * block,
+                         t < TT ? c.dc.data() + t * block : nullptr, N, dz,
+                         t > 1 ? c.dc.data() + (t - 1) * block : nullptr);
+      if (t > 1) hh.BackwardInput(dz, N, dH + (t - 1) * block, /*accumulate=*/true);
+    }
+    // Batched over all steps.
+    if (TT > 1) hh.BackwardParams(c.h_at(1), c.dpre.data() + 4 * block, (TT - 1) * N);
+    cell_.input_layer().Backward(X, c.dpre.data(), TT * N, dX);
+  }
+
+ private:
+  LstmCell<T> cell_;
+};
+
+}  // namespace glimpse

@@ -1,0 +1,48 @@
+// RAM's ReLU RNN core over T steps (see core_network.h).
+#pragma once
+
+#include "src/model/core_network.h"
+#include "src/nn/rnn_cell.h"
+
+namespace glimpse {
+
+template <class T>
+class RnnCore : public CoreNetwork<T> {
+ public:
+  RnnCore(ParamStore<T>& store, const std::string& name, int input, int hidden)
+      : cell_(store, name, input, hidden) {}
+  void Init(Rng& rng) override { cell_.Init(rng); }
+  int hidden() const override { return cell_.hidden(); }
+
+  void Prepare(int steps, int rows, CoreCache<T>& c) const override {
+    const auto H = static_cast<std::size_t>(hidden()), N = static_cast<std::size_t>(rows);
+    c.steps = steps, c.rows = rows, c.hidden = hidden();
+    EnsureShape(c.h, (steps + 1) * N, H);
+    EnsureShape(c.dpre, steps * N, H);
+    std::fill(c.h.data(), c.h.data() + N * H, T(0));
+  }
+
+  void Step(int t, const T* x_t, CoreCache<T>& c) const override {
+    cell_.Forward(x_t, t > 1 ? c.h_at(t - 1) : nullptr, c.rows, c.h_at(t));  // h_0 = 0: skip Wh
+  }
+
+  void Backward(const T* X, T* dH, CoreCache<T>& c, T* dX) const override {
+    const int N = c.rows, H = hidden(), TT = c.steps;
+    const std::size_t block = static_cast<std::size_t>(N) * H;
+    const Linear<T>& hh = cell_.recurrent_layer();
+    // Sequential part: dpre_t = dh_t * [h_t > 0]; dh_{t-1} += dpre_t Wh.
+    for (int t = TT; t >= 1; --t) {
+      T* dpre = c.dpre.data() + (t - 1) * block;
+      ReluBackward(c.h_at(t), dH + t * block, block, dpre);
+      if (t > 1) hh.BackwardInput(dpre, N, dH + (t - 1) * block, /*accumulate=*/true);
+    }
+    // Batched over all steps: Wh grad from steps 2..T, input weights, bias and dX from 1..T.
+    if (TT > 1) hh.BackwardParams(c.h_at(1), c.dpre.data() + block, (TT - 1) * N);
+    cell_.input_layer().Backward(X, c.dpre.data(), TT * N, dX);
+  }
+
+ private:
+  RnnCell<T> cell_;
+};
+
+}  // namespace glimpse

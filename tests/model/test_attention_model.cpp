@@ -1,0 +1,163 @@
+// The RAM model's gradient flow and a whole-model gradient check in double.
+#include <catch2/catch.hpp>
+
+#include "src/attention/retina.h"
+#include "src/model/attention_model.h"
+#include "src/rl/hybrid_loss.h"
+#include "tests/gradcheck.h"
+
+using namespace glimpse;
+using namespace glimpse::test;
+
+namespace {
+
+constexpr int kN = 6, kH = 16, kW = 16;
+
+struct Fixture {
+  ModelSpec spec;
+  std::unique_ptr<AttentionModel<double>> model;
+  std::vector<double> images;
+  std::vector<std::int32_t> labels;
+  GaussianPolicy<double> policy{0.2};
+  Rollout<double> r;
+  std::vector<double> reward;
+
+  explicit Fixture(const std::string& core) {
+    spec.steps = 3;
+    spec.glimpse_hidden = 7;
+    spec.hidden = 9;
+    spec.classes = 4;
+    spec.core = core;
+    model = std::make_unique<AttentionModel<double>>(spec, std::make_unique<Retina<double>>(4, 2));
+    Rng rng(11, "init");
+    model->Init(rng);
+    images.resize(kN * kH * kW);
+    FillRandom(images.data(), images.size(), rng, 1.0);
+    for (auto& p : images) p = std::abs(p);
+    for (int n = 0; n < kN; ++n) labels.push_back(n % 4);
+    // Half the episodes "right", half "wrong": a reward pattern fixed for the check.
+    reward = {1, 0, 1, 1, 0, 0};
+    Rng policy_rng(11, "policy");
+    model->Forward(images.data(), kN, kH, kW, r, LocationMode::kSample, policy, &policy_rng);
+  }
+
+  LossReport Gradients(const LossWeights& w) {
+    model->store().ZeroGrad();
+    const LossReport rep = HybridLoss(r, labels.data(), reward.data(), policy, w);
+    model->Backward(r);
+    return rep;
+  }
+
+  // Largest |gradient| over the parameters whose name starts with prefix.
+  double MaxGrad(const std::string& prefix) const {
+    double m = 0;
+    const auto& s = model->store();
+    for (const auto& p : s.info())
+      if (p.name.rfind(prefix, 0) == 0)
+        for (std::size_t i = 0; i < p.size; ++i) m = std::max(m, std::abs(s.grads()[p.offset + i]));
+    return m;
+  }
+};
+
+}  // namespace
+
+TEST_CASE("RAM gradient flow: REINFORCE reaches only the location network", "[model][flow]") {
+  for (const char* core : {"rnn", "lstm"}) {
+    INFO(core);
+    Fixture f(core);
+    // Classification alone: everything but the location and baseline networks.
+    f.Gradients({1.0, 0.0, 0.0});
+    CHECK(f.MaxGrad("location.") == 0.0);
+    CHECK(f.MaxGrad("baseline.") == 0.0);
+    CHECK(f.MaxGrad("action.") > 0.0);
+    CHECK(f.MaxGrad("core.") > 0.0);
+    CHECK(f.MaxGrad("glimpse.") > 0.0);
+    // REINFORCE alone: the location network, and nothing else.
+    f.Gradients({0.0, 1.0, 0.0});
+    CHECK(f.MaxGrad("location.") > 0.0);
+    for (const char* other : {"action.", "core.", "glimpse.", "baseline."}) {
+      INFO(other);
+      CHECK(f.MaxGrad(other) == 0.0);
+    }
+    // The baseline's regression: the baseline network only, never the core.
+    f.Gradients({0.0, 0.0, 1.0});
+    CHECK(f.MaxGrad("baseline.") > 0.0);
+    for (const char* other : {"action.", "core.", "glimpse.", "location."}) {
+      INFO(other);
+      CHECK(f.MaxGrad(other) == 0.0);
+    }
+  }
+}
+
+TEST_CASE("RAM whole-model gradient check with the location samples held fixed",
+          "[model][gradcheck]") {
+  for (const char* core : {"rnn", "lstm"}) {
+    INFO(core);
+    Fixture f(core);
+    const LossWeights w{1.0, 0.7, 0.5};
+    f.Gradients(w);
+    // Advantages A = R - b are constants of the surrogate (the baseline is detached in them).
+    const Rollout<double> fixed = f.r;
+    const int N = kN, TT = f.spec.steps;
+    // The surrogate, written out independently of HybridLoss: CE + w_r * (-1/N sum A log pi)
+    // + w_b * MSE(b, R), with l_t fixed (kGiven), A fixed, and the location and baseline networks
+    // reading the *fixed* states h_{t-1} (they are detached in the model).
+    auto& st = f.model->store();
+    auto surrogate = [&] {
+      Rollout<double>& r = f.r;
+      f.model->Forward(f.images.data(), N, kH, kW, r, LocationMode::kGiven, f.policy, nullptr);
+      const double* Wl = st.value(st.Find("location.fc.W"));
+      const double* bl = st.value(st.Find("location.fc.b"));
+      const double* Wb = st.value(st.Find("baseline.fc.W"));
+      const double* bb = st.value(st.Find("baseline.fc.b"));
+      const int Hd = f.spec.hidden;
+      double ce = 0, rl = 0, mse = 0;
+      for (int n = 0; n < N; ++n) {
+        const double* z = r.logits.data() + n * 4;
+        double m = *std::max_element(z, z + 4), s = 0;
+        for (int c = 0; c < 4; ++c) s += std::exp(z[c] - m);
+        ce -= z[f.labels[n]] - m - std::log(s);
+      }
+      for (int i = 0; i < TT * N; ++i) {  // row i = (t-1) N + n reads h_{t-1} = fixed h row i
+        const int n = i % N;
+        const double* h = fixed.core.h.data() + i * Hd;
+        const double adv = f.reward[n] - fixed.baseline.data()[i];
+        double lp = 0, b = bb[0];
+        for (int d = 0; d < 2; ++d) {
+          double a = bl[d];
+          for (int k = 0; k < Hd; ++k) a += Wl[d * Hd + k] * h[k];
+          const double z = (fixed.loc.data()[2 * i + d] - std::tanh(a)) / 0.2;
+          lp += -0.5 * z * z;
+        }
+        for (int k = 0; k < Hd; ++k) b += Wb[k] * h[k];
+        rl -= adv * lp;
+        mse += (b - f.reward[n]) * (b - f.reward[n]);
+      }
+      return w.action * ce / N + w.reinforce * rl / N + w.baseline * mse / (TT * N);
+    };
+    auto& s = f.model->store();
+    const std::vector<double> analytic(s.grads().begin(), s.grads().end());
+    std::string where;
+    // Over ~2,000 parameters some derivatives are ~1e-6, where central differences of a loss of
+    // order 1 carry ~1e-11 of round-off: the relative error is taken against max(|a|, |n|, 1e-4).
+    const double err =
+        MaxGradError(surrogate, s.values().data(), analytic.data(), s.size(), 1e-5, &where, 1e-4);
+    INFO(where);
+    CHECK(err < 1e-6);
+  }
+}
+
+TEST_CASE("Policy-mean forward is deterministic and sampled forward follows the seed", "[model]") {
+  Fixture f("rnn");
+  Rollout<double> a, b;
+  f.model->Forward(f.images.data(), kN, kH, kW, a, LocationMode::kMean, f.policy, nullptr);
+  f.model->Forward(f.images.data(), kN, kH, kW, b, LocationMode::kMean, f.policy, nullptr);
+  CHECK(xt::allclose(a.logits, b.logits));
+  CHECK(xt::allclose(a.loc, a.mu));
+  Rng r1(5, "policy"), r2(5, "policy");
+  f.model->Forward(f.images.data(), kN, kH, kW, a, LocationMode::kSample, f.policy, &r1);
+  f.model->Forward(f.images.data(), kN, kH, kW, b, LocationMode::kSample, f.policy, &r2);
+  CHECK(xt::allclose(a.loc, b.loc));
+  CHECK(!xt::allclose(a.loc, a.mu));
+  for (double v : a.read) CHECK((v >= -1.0 && v <= 1.0));
+}
