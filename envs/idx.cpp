@@ -4,7 +4,11 @@
 
 #include <cerrno>
 #include <cstring>
+#include <cstdio>
 #include <fstream>
+#include <string>
+
+#include <unistd.h>
 
 #include "src/core/error.h"
 
@@ -69,11 +73,16 @@ std::vector<std::uint32_t> ParseHeader(const std::string& path, const std::vecto
   return sizes;
 }
 
+// Writes to a temporary name and renames, so a reader never sees half a file.
 void WriteAll(const std::string& path, const std::vector<std::uint8_t>& bytes) {
-  std::ofstream f(path, std::ios::binary);
-  Check(static_cast<bool>(f), "cannot write '", path, "'");
-  f.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-  Check(static_cast<bool>(f), "write failed for '", path, "'");
+  const std::string tmp = path + ".tmp" + std::to_string(::getpid());
+  {
+    std::ofstream f(tmp, std::ios::binary);
+    Check(static_cast<bool>(f), "cannot write '", tmp, "'");
+    f.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+    Check(static_cast<bool>(f), "write failed for '", tmp, "'");
+  }
+  Check(std::rename(tmp.c_str(), path.c_str()) == 0, "cannot rename '", tmp, "' to '", path, "'");
 }
 
 void PutBigEndian32(std::vector<std::uint8_t>& out, std::uint32_t v) {

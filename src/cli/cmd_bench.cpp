@@ -1,4 +1,5 @@
 // glimpse bench: throughput measurements. Last line: images_per_s=F.
+//   --what train: training updates of the configured model (after one warm-up step)
 //   --what env:   task generation, images/s for each task (last line: the slowest task)
 #include <chrono>
 #include <iomanip>
@@ -8,6 +9,7 @@
 #include "src/cli/commands.h"
 #include "src/cli/config_options.h"
 #include "src/core/error.h"
+#include "src/train/trainer.h"
 
 namespace glimpse::cli {
 namespace {
@@ -32,17 +34,28 @@ double BenchTask(const ImageTask& task, int images, int batch) {
 int RunBench(int argc, char** argv) {
   po::options_description desc("bench options");
   desc.add_options()("help,h", "show this help")(
-      "what", po::value<std::string>()->default_value("env"), "env: task generation speed")(
+      "what", po::value<std::string>()->default_value("train"),
+      "train: training images/s of the configured model; env: task generation speed")(
       "images", po::value<int>()->default_value(20000), "images to process")(
       "config", po::value<std::string>(), "INI file with experiment options");
   po::variables_map vm;
   ExperimentConfig cfg;
-  if (!ParseWithConfig(argc, argv, desc, "glimpse bench [--what env] [experiment options]", vm, cfg))
+  if (!ParseWithConfig(argc, argv, desc, "glimpse bench [--what train|env] [--images N] [experiment options]", vm, cfg))
     return 0;
   const std::string what = vm["what"].as<std::string>();
   const int images = vm["images"].as<int>();
   CheckRange(images, 1, 1 << 30, "option --images");
-  Check(what == "env", "option --what: expected env, found '", what, "'");
+  Check(what == "env" || what == "train", "option --what: expected train or env, found '", what, "'");
+  if (what == "train") {
+    Trainer trainer(cfg, nullptr, false);
+    const int steps = std::max(1, images / cfg.batch);
+    const double rate = trainer.Bench(steps);
+    std::cout << cfg.env << ", " << cfg.glimpses << " glimpses of " << cfg.scales << " x " << cfg.patch
+              << "x" << cfg.patch << ", batch " << cfg.batch << ", " << cfg.samples << " sample(s), core "
+              << cfg.core << ", " << steps << " steps\n";
+    std::cout << "images_per_s=" << std::fixed << std::setprecision(0) << rate << "\n";
+    return 0;
+  }
   const DigitDataset data = LoadDigitDataset(ResolveDataDir(cfg));
   double slowest = 0;
   for (const auto& name : TaskNames()) {

@@ -4,6 +4,8 @@ namespace glimpse::cli {
 
 const std::vector<Command>& Commands() {
   static const std::vector<Command> commands = {
+      {"train", "train a model into an HDF5 run file, or --resume one", RunTrain},
+      {"eval", "test or validation error of a run; last line test_error=F", RunEval},
       {"info", "print version, build and BLAS threads, and summarise a data set (a smoke run)",
        RunInfo},
       {"render", "write a PNG grid of task samples", RunRender},

@@ -17,6 +17,8 @@ struct Command {
 int RunInfo(int argc, char** argv);
 int RunRender(int argc, char** argv);
 int RunBench(int argc, char** argv);
+int RunTrain(int argc, char** argv);
+int RunEval(int argc, char** argv);
 
 const std::vector<Command>& Commands();
 

@@ -37,17 +37,7 @@ TEST_CASE("Bad input to render: a clear message and a non-zero exit", "[cli]") {
 #include "tests/envs/fake_data.h"
 
 namespace {
-// Writes a small fake data set as IDX files into a temp folder; returns the folder.
-std::string FakeDataDir() {
-  const std::string dir = TempDir() + "/glimpse_cli_fake_data";
-  std::system(("mkdir -p " + dir).c_str());
-  const glimpse::DigitDataset d = NoiseDigits(50, 20, 11);
-  glimpse::WriteIdxImages(dir + "/train-images-idx3-ubyte", d.train_images);
-  glimpse::WriteIdxLabels(dir + "/train-labels-idx1-ubyte", d.train_labels);
-  glimpse::WriteIdxImages(dir + "/t10k-images-idx3-ubyte", d.test_images);
-  glimpse::WriteIdxLabels(dir + "/t10k-labels-idx1-ubyte", d.test_labels);
-  return dir;
-}
+std::string FakeDataDir() { return WriteFakeDataDir(TempDir() + "/glimpse_cli_fake_data"); }
 }  // namespace
 
 TEST_CASE("render writes a PNG and never overwrites without --force", "[cli]") {

@@ -1,9 +1,12 @@
 // Small synthetic digit data sets for environment tests (no MNIST needed).
 #pragma once
 
+#include <cstdlib>
 #include <functional>
+#include <string>
 
 #include "envs/dataset.h"
+#include "envs/idx.h"
 #include "src/core/rng.h"
 
 namespace glimpse::test {
@@ -47,6 +50,18 @@ inline DigitDataset NoiseDigits(int extra_train, int test_count, std::uint64_t s
   make(10000 + extra_train, d.train_images, d.train_labels);
   make(test_count, d.test_images, d.test_labels);
   return d;
+}
+
+// Writes NoiseDigits(extra_train, test_count, seed) as the four IDX files of folder `dir` (created).
+inline std::string WriteFakeDataDir(const std::string& dir, int extra_train = 50, int test_count = 20,
+                                    std::uint64_t seed = 11) {
+  std::system(("mkdir -p '" + dir + "'").c_str());
+  const DigitDataset d = NoiseDigits(extra_train, test_count, seed);
+  WriteIdxImages(dir + "/train-images-idx3-ubyte", d.train_images);
+  WriteIdxLabels(dir + "/train-labels-idx1-ubyte", d.train_labels);
+  WriteIdxImages(dir + "/t10k-images-idx3-ubyte", d.test_images);
+  WriteIdxLabels(dir + "/t10k-labels-idx1-ubyte", d.test_labels);
+  return dir;
 }
 
 }  // namespace glimpse::test

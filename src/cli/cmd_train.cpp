@@ -1,0 +1,81 @@
+// glimpse train: train a model from a config (file and/or options) into one HDF5 run file, or
+// continue one with --resume.
+#include <cstdio>
+#include <iomanip>
+#include <iostream>
+
+#include "src/cli/commands.h"
+#include "src/cli/config_options.h"
+#include "src/cli/run_config.h"
+#include "src/core/error.h"
+#include "src/train/trainer.h"
+
+namespace glimpse::cli {
+namespace {
+
+// Options that may change when a run is resumed; everything else defines the run.
+bool ResumeMayChange(const std::string& name) {
+  return name == "epochs" || name == "threads" || name == "log-every" || name == "data-dir";
+}
+
+void PrintFinal(Trainer& t) {
+  const EvalResult r = t.Evaluate(Split::kTest, 1, 1 << 30);
+  std::cout << std::defaultfloat << std::setprecision(6) << "final: " << r.images
+            << " test images, policy mean (M = 1)\ntest_error=" << r.error << "\n";
+}
+
+}  // namespace
+
+int RunTrain(int argc, char** argv) {
+  po::options_description desc("train options");
+  desc.add_options()("help,h", "show this help")(
+      "config", po::value<std::string>(), "INI file of experiment options (command-line values win)")(
+      "out", po::value<std::string>(), "run file to write (HDF5)")(
+      "force", "overwrite an existing --out")(
+      "resume", po::value<std::string>(), "continue this run file from its last checkpoint");
+  po::variables_map vm;
+  ExperimentConfig cfg;
+  if (!ParseWithConfig(argc, argv, desc,
+                       "glimpse train [--config FILE.ini] --out RUN.h5 [--force] [options]\n"
+                       "       glimpse train --resume RUN.h5 [--epochs E] [--threads N]",
+                       vm, cfg))
+    return 0;
+
+  if (vm.count("resume")) {
+    Check(!vm.count("out") && !vm.count("config"), "--resume continues a run with its own configuration; ",
+          "do not combine it with --out or --config");
+    const std::string path = vm["resume"].as<std::string>();
+    RunFile file(path, RunFile::Mode::kReadWrite);
+    ExperimentConfig stored = ConfigFromRun(file);
+    for (const auto& spec : ConfigOptions()) {
+      if (!vm.count(spec.name)) continue;
+      Check(ResumeMayChange(spec.name), "--", spec.name, " cannot change when resuming (only --epochs, ",
+            "--threads, --log-every and --data-dir can); start a new run with --out instead");
+      spec.set(stored, vm[spec.name].as<std::string>());
+      if (spec.name == "epochs") file.SetAttribute("/", "epochs", spec.get(stored));
+    }
+    Trainer trainer(stored, &file, /*resume=*/true);
+    std::cout << "resuming '" << path << "' at epoch " << trainer.epoch() << ", step " << trainer.step() << "\n";
+    trainer.Run();
+    PrintFinal(trainer);
+    return 0;
+  }
+
+  Check(vm.count("out") == 1, "--out RUN.h5 is required (or --resume RUN.h5)");
+  const std::string out = vm["out"].as<std::string>();
+  Validate(cfg);  // before any file is created
+  RunFile file(out, vm.count("force") ? RunFile::Mode::kOverwrite : RunFile::Mode::kCreate);
+  std::unique_ptr<Trainer> trainer;
+  try {
+    trainer = std::make_unique<Trainer>(cfg, &file, /*resume=*/false);
+  } catch (...) {
+    std::remove(out.c_str());  // nothing was trained: leave no half-made run file behind
+    throw;
+  }
+  std::cout << "writing '" << out << "'\n";
+  trainer->Run();
+  PrintFinal(*trainer);
+  return 0;
+}
+
+}  // namespace glimpse::cli

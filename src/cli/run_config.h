@@ -1,0 +1,20 @@
+// Reading a run file's stored configuration back into an ExperimentConfig (resume, eval).
+#pragma once
+
+#include "src/train/config.h"
+#include "src/train/run_file.h"
+
+namespace glimpse::cli {
+
+// The options stored as root attributes of a run file; other attributes are ignored.
+inline ExperimentConfig ConfigFromRun(const RunFile& file) {
+  ExperimentConfig cfg;
+  const auto attrs = file.Attributes("/");
+  std::map<std::string, std::string> kv;
+  for (const auto& spec : ConfigOptions())
+    if (attrs.count(spec.name)) kv[spec.name] = attrs.at(spec.name);
+  ApplyKeyValues(cfg, kv);
+  return cfg;
+}
+
+}  // namespace glimpse::cli

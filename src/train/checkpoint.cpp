@@ -1,0 +1,148 @@
+#include "src/train/checkpoint.h"
+
+#include <cstring>
+#include <sstream>
+
+#include "src/core/error.h"
+
+namespace glimpse {
+namespace {
+
+
+std::string Num(double v) {
+  std::ostringstream os;
+  os.precision(17);
+  os << v;
+  return os.str();
+}
+
+std::string JoinShape(const std::vector<std::size_t>& s) {
+  std::string out;
+  for (std::size_t i = 0; i < s.size(); ++i) out += (i ? "x" : "") + std::to_string(s[i]);
+  return out;
+}
+
+std::vector<std::string> Split(const std::string& s, char sep) {
+  std::vector<std::string> out;
+  std::string cur;
+  for (char ch : s) {
+    if (ch == sep) {
+      out.push_back(cur);
+      cur.clear();
+    } else {
+      cur += ch;
+    }
+  }
+  if (!cur.empty()) out.push_back(cur);
+  return out;
+}
+
+void WriteSlot(RunFile& f, const std::string& slot, const Checkpoint& c) {
+  f.CreateGroup(slot);
+  f.SetAttribute(slot, "complete", "0");
+  f.Flush();
+  f.WriteArray<float>(slot + "/params", {c.params.size()}, c.params.data());
+  std::string names, shapes;
+  std::vector<std::int64_t> offsets;
+  for (const auto& p : c.table) {
+    names += p.name + "\n";
+    shapes += JoinShape(p.shape) + "\n";
+    offsets.push_back(static_cast<std::int64_t>(p.offset));
+  }
+  f.WriteArray<std::int64_t>(slot + "/param_offsets", {offsets.size()}, offsets.data());
+  f.SetAttribute(slot, "param_names", names);
+  f.SetAttribute(slot, "param_shapes", shapes);
+  f.CreateGroup(slot + "/optimizer");
+  for (const auto& [name, buf] : c.optimizer)
+    f.WriteArray<float>(slot + "/optimizer/" + name, {buf.size()}, buf.data());
+  f.CreateGroup(slot + "/rng");
+  for (const auto& [name, st] : c.rngs) {
+    std::uint64_t words[6] = {st.s[0], st.s[1], st.s[2], st.s[3], st.has_spare, 0};
+    std::memcpy(&words[5], &st.spare, sizeof(double));
+    f.WriteArray<std::uint64_t>(slot + "/rng/" + name, {6}, words);
+  }
+  f.SetAttribute(slot, "step", std::to_string(c.step));
+  f.SetAttribute(slot, "epoch", std::to_string(c.epoch));
+  f.SetAttribute(slot, "optimizer_steps", std::to_string(c.optimizer_steps));
+  for (const auto& [k, v] : c.lengths) f.SetAttribute(slot, "length:" + k, std::to_string(v));
+  for (const auto& [k, v] : c.scalars) f.SetAttribute(slot, "scalar:" + k, Num(v));
+  f.Flush();
+  f.SetAttribute(slot, "complete", "1");
+  f.Flush();
+}
+
+}  // namespace
+
+void SaveCheckpoint(RunFile& f, const Checkpoint& c) {
+  // Write the spare slot (reusing its datasets in place), then make it /checkpoint.
+  const std::string spare = f.Exists("/checkpoint_next") ? "/checkpoint_next" : "/checkpoint_new";
+  WriteSlot(f, spare, c);
+  if (f.Exists("/checkpoint")) f.Move("/checkpoint", "/checkpoint_prev");
+  f.Move(spare, "/checkpoint");
+  if (f.Exists("/checkpoint_prev")) f.Move("/checkpoint_prev", "/checkpoint_next");
+  f.Flush();
+}
+
+namespace {
+// The complete slot with the highest step, or "" if none.
+std::string BestSlot(const RunFile& f) {
+  std::string best;
+  std::int64_t best_step = -1;
+  for (const char* slot : {"/checkpoint", "/checkpoint_next", "/checkpoint_prev", "/checkpoint_new"}) {
+    if (!f.Exists(slot)) continue;
+    const auto a = f.Attributes(slot);
+    if (!a.count("complete") || a.at("complete") != "1" || !a.count("step")) continue;
+    const std::int64_t step = std::stoll(a.at("step"));
+    if (step > best_step) best = slot, best_step = step;
+  }
+  return best;
+}
+}  // namespace
+
+bool HasCheckpoint(const RunFile& f) { return !BestSlot(f).empty(); }
+
+Checkpoint LoadCheckpoint(const RunFile& f) {
+  const std::string slot = BestSlot(f);
+  Check(!slot.empty(), "'", f.path(), "' holds no complete checkpoint");
+  Checkpoint c;
+  const auto a = f.Attributes(slot);
+  c.step = std::stoll(a.at("step"));
+  c.epoch = std::stoll(a.at("epoch"));
+  c.optimizer_steps = std::stoll(a.at("optimizer_steps"));
+  c.params = f.ReadArray<float>(slot + "/params");
+  const auto offsets = f.ReadArray<std::int64_t>(slot + "/param_offsets");
+  const auto names = Split(a.at("param_names"), '\n');
+  const auto shapes = Split(a.at("param_shapes"), '\n');
+  Check(names.size() == offsets.size() && shapes.size() == offsets.size(), "'", f.path(),
+        "': the checkpoint's parameter table is inconsistent");
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    ParamInfo p;
+    p.name = names[i];
+    p.offset = static_cast<std::size_t>(offsets[i]);
+    p.size = 1;
+    for (const auto& d : Split(shapes[i], 'x')) {
+      p.shape.push_back(static_cast<std::size_t>(std::stoull(d)));
+      p.size *= p.shape.back();
+    }
+    c.table.push_back(p);
+  }
+  for (const auto& [k, v] : a) {
+    if (k.rfind("length:", 0) == 0) c.lengths[k.substr(7)] = std::stoll(v);
+    if (k.rfind("scalar:", 0) == 0) c.scalars[k.substr(7)] = std::stod(v);
+  }
+  // Optimizer buffers and Rng streams: every dataset under the two groups.
+  for (const auto& name : f.SeriesNames(slot + "/optimizer"))
+    c.optimizer[name] = f.ReadArray<float>(slot + "/optimizer/" + name);
+  for (const auto& name : f.SeriesNames(slot + "/rng")) {
+    const auto w = f.ReadArray<std::uint64_t>(slot + "/rng/" + name);
+    Check(w.size() == 6, "'", f.path(), "': Rng state '", name, "' has ", w.size(), " words, expected 6");
+    Rng::State st;
+    for (int i = 0; i < 4; ++i) st.s[i] = w[i];
+    st.has_spare = w[4];
+    std::memcpy(&st.spare, &w[5], sizeof(double));
+    c.rngs[name] = st;
+  }
+  return c;
+}
+
+}  // namespace glimpse

@@ -1,0 +1,37 @@
+// Checkpoints inside the run file (DESIGN.md section 8): parameters with their name/offset/shape
+// table, optimizer state, every Rng stream, the step, and the lengths every series had, so that a
+// resumed run drops rows written after the checkpoint and continues exactly as if never stopped.
+//
+// Atomicity: two slots that are reused in place (no file growth). A save writes the spare slot,
+// marks it complete, then swaps the names so that /checkpoint is the new one. A crash at any point
+// leaves at least one complete slot; LoadCheckpoint takes the complete slot with the highest step.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "src/core/params.h"
+#include "src/core/rng.h"
+#include "src/train/run_file.h"
+
+namespace glimpse {
+
+struct Checkpoint {
+  std::int64_t step = 0;   // updates done
+  std::int64_t epoch = 0;  // epochs completed
+  std::vector<float> params;
+  std::vector<ParamInfo> table;
+  std::map<std::string, std::vector<float>> optimizer;  // state buffers by name
+  std::int64_t optimizer_steps = 0;
+  std::map<std::string, Rng::State> rngs;
+  std::map<std::string, std::int64_t> lengths;  // series group or block dataset -> length
+  std::map<std::string, double> scalars;        // e.g. wall time so far
+};
+
+void SaveCheckpoint(RunFile& file, const Checkpoint& c);
+bool HasCheckpoint(const RunFile& file);
+Checkpoint LoadCheckpoint(const RunFile& file);  // Error if there is none
+
+}  // namespace glimpse

@@ -1,0 +1,292 @@
+#include "src/train/run_file.h"
+
+#include <H5Cpp.h>
+#include <sys/stat.h>
+
+#include "src/core/error.h"
+
+namespace glimpse {
+namespace {
+
+template <class T>
+const H5::PredType& H5Type();
+template <>
+const H5::PredType& H5Type<float>() { return H5::PredType::NATIVE_FLOAT; }
+template <>
+const H5::PredType& H5Type<double>() { return H5::PredType::NATIVE_DOUBLE; }
+template <>
+const H5::PredType& H5Type<std::int32_t>() { return H5::PredType::NATIVE_INT32; }
+template <>
+const H5::PredType& H5Type<std::int64_t>() { return H5::PredType::NATIVE_INT64; }
+template <>
+const H5::PredType& H5Type<std::uint64_t>() { return H5::PredType::NATIVE_UINT64; }
+
+bool FileExists(const std::string& p) {
+  struct stat st;
+  return stat(p.c_str(), &st) == 0;
+}
+
+constexpr const char* kMagicAttribute = "glimpse_version";
+
+// Runs f, turning HDF5's exceptions (which are not std::exceptions) into Error.
+template <class F>
+auto Guard(const std::string& file, const char* what, F&& f) -> decltype(f()) {
+  try {
+    return f();
+  } catch (const H5::Exception& e) {
+    Fail("HDF5 error in ", what, " on '", file, "': ", e.getDetailMsg(),
+         " (disk full, read-only, or a corrupt file?)");
+  }
+}
+
+}  // namespace
+
+struct RunFile::Impl {
+  H5::H5File file;
+};
+
+RunFile::RunFile(const std::string& path, Mode mode) : path_(path), impl_(std::make_unique<Impl>()) {
+  H5::Exception::dontPrint();
+  try {
+    if (mode == Mode::kCreate || mode == Mode::kOverwrite) {
+      Check(mode == Mode::kOverwrite || !FileExists(path), "'", path,
+            "' exists; pass --force to overwrite it, or --resume to continue it");
+      impl_->file = H5::H5File(path, H5F_ACC_TRUNC);
+      return;
+    }
+    Check(FileExists(path), "run file '", path, "' does not exist");
+    bool hdf5 = false;
+    try {
+      hdf5 = H5::H5File::isHdf5(path);
+    } catch (const H5::Exception&) {
+    }
+    Check(hdf5, "'", path, "' is not an HDF5 file (is it a glimpse run file?)");
+    impl_->file = H5::H5File(path, mode == Mode::kReadOnly ? H5F_ACC_RDONLY : H5F_ACC_RDWR);
+  } catch (const H5::Exception& e) {
+    Fail("cannot open '", path, "' as HDF5: ", e.getDetailMsg());
+  }
+  Check(Attributes("/").count(kMagicAttribute) == 1, "'", path,
+        "' is an HDF5 file but not a glimpse run file (no '", kMagicAttribute, "' attribute)");
+}
+
+RunFile::~RunFile() {
+  try {
+    impl_->file.close();
+  } catch (...) {
+  }
+}
+
+bool RunFile::Exists(const std::string& path) const {
+  return Guard(path_, "Exists", [&] {
+    // H5Lexists needs every intermediate link to exist: walk the path.
+    std::string prefix;
+    std::size_t pos = 1;
+    while (pos <= path.size()) {
+      const std::size_t next = path.find('/', pos);
+      prefix = path.substr(0, next);
+      if (H5Lexists(impl_->file.getId(), prefix.c_str(), H5P_DEFAULT) <= 0) return false;
+      if (next == std::string::npos) break;
+      pos = next + 1;
+    }
+    return true;
+  });
+}
+
+void RunFile::CreateGroup(const std::string& path) {
+  return Guard(path_, "CreateGroup", [&] {
+    if (!Exists(path)) impl_->file.createGroup(path);
+  });
+}
+
+void RunFile::Move(const std::string& from, const std::string& to) {
+  return Guard(path_, "Move", [&] {
+    Check(H5Lmove(impl_->file.getId(), from.c_str(), impl_->file.getId(), to.c_str(), H5P_DEFAULT,
+                  H5P_DEFAULT) >= 0,
+          "HDF5: cannot move '", from, "' to '", to, "' in '", path_, "'");
+  });
+}
+
+void RunFile::Flush() {
+  Guard(path_, "Flush", [&] { impl_->file.flush(H5F_SCOPE_GLOBAL); });
+}
+
+void RunFile::SetAttribute(const std::string& object, const std::string& name, const std::string& value) {
+  return Guard(path_, "SetAttribute", [&] {
+    H5::Group g = impl_->file.openGroup(object);
+    const H5::StrType st(H5::PredType::C_S1, H5T_VARIABLE);
+    if (g.attrExists(name)) g.removeAttr(name);
+    H5::Attribute a = g.createAttribute(name, st, H5::DataSpace(H5S_SCALAR));
+    a.write(st, value);
+  });
+}
+
+std::map<std::string, std::string> RunFile::Attributes(const std::string& object) const {
+  return Guard(path_, "Attributes", [&] {
+    std::map<std::string, std::string> out;
+    H5::Group g = impl_->file.openGroup(object);
+    const int n = g.getNumAttrs();
+    for (int i = 0; i < n; ++i) {
+      H5::Attribute a = g.openAttribute(static_cast<unsigned>(i));
+      if (a.getTypeClass() != H5T_STRING) continue;
+      std::string v;
+      a.read(a.getStrType(), v);
+      out[a.getName()] = v;
+    }
+    return out;
+  });
+}
+
+void RunFile::Append(const std::string& group, const std::vector<std::pair<std::string, double>>& row) {
+  return Guard(path_, "Append", [&] {
+    CreateGroup(group);
+    const std::size_t n = SeriesLength(group);
+    for (const auto& [name, value] : row) {
+      const std::string p = group + "/" + name;
+      if (!Exists(p)) {
+        Check(n == 0, "series '", p, "' added to a group that already has ", n, " rows");
+        hsize_t dims[1] = {0}, maxdims[1] = {H5S_UNLIMITED}, chunk[1] = {256};
+        H5::DataSpace space(1, dims, maxdims);
+        H5::DSetCreatPropList props;
+        props.setChunk(1, chunk);
+        impl_->file.createDataSet(p, H5::PredType::NATIVE_DOUBLE, space, props);
+      }
+      H5::DataSet ds = impl_->file.openDataSet(p);
+      hsize_t cur = static_cast<hsize_t>(ds.getSpace().getSimpleExtentNpoints());
+      Check(cur == n, "series '", p, "' has ", cur, " rows, expected ", n);
+      hsize_t size[1] = {cur + 1}, offset[1] = {cur}, count[1] = {1};
+      ds.extend(size);
+      H5::DataSpace fs = ds.getSpace();
+      fs.selectHyperslab(H5S_SELECT_SET, count, offset);
+      H5::DataSpace ms(1, count);
+      ds.write(&value, H5::PredType::NATIVE_DOUBLE, ms, fs);
+    }
+    Flush();
+  });
+}
+
+std::vector<std::string> RunFile::SeriesNames(const std::string& group) const {
+  return Guard(path_, "SeriesNames", [&] {
+    std::vector<std::string> names;
+    if (!Exists(group)) return names;
+    H5::Group g = impl_->file.openGroup(group);
+    for (hsize_t i = 0; i < g.getNumObjs(); ++i)
+      if (g.getObjTypeByIdx(i) == H5G_DATASET) names.push_back(g.getObjnameByIdx(i));
+    return names;
+  });
+}
+
+std::size_t RunFile::SeriesLength(const std::string& group) const {
+  return Guard(path_, "SeriesLength", [&] {
+    const auto names = SeriesNames(group);
+    if (names.empty()) return std::size_t{0};
+    return static_cast<std::size_t>(
+        impl_->file.openDataSet(group + "/" + names[0]).getSpace().getSimpleExtentNpoints());
+  });
+}
+
+std::vector<double> RunFile::ReadSeries(const std::string& group, const std::string& name) const {
+  return Guard(path_, "ReadSeries", [&] {
+    return ReadArray<double>(group + "/" + name);
+  });
+}
+
+void RunFile::TruncateSeries(const std::string& group, std::size_t length) {
+  return Guard(path_, "TruncateSeries", [&] {
+    for (const auto& name : SeriesNames(group)) TruncateBlocks<double>(group + "/" + name, length);
+    Flush();
+  });
+}
+
+template <class T>
+void RunFile::WriteArray(const std::string& path, const std::vector<std::size_t>& shape, const T* data) {
+  return Guard(path_, "WriteArray", [&] {
+    std::vector<hsize_t> dims(shape.begin(), shape.end());
+    if (Exists(path)) {
+      H5::DataSet ds = impl_->file.openDataSet(path);
+      H5::DataSpace sp = ds.getSpace();
+      std::vector<hsize_t> cur(static_cast<std::size_t>(sp.getSimpleExtentNdims()));
+      sp.getSimpleExtentDims(cur.data());
+      if (cur == dims && ds.getDataType() == H5Type<T>()) {
+        ds.write(data, H5Type<T>());
+        return;
+      }
+      H5Ldelete(impl_->file.getId(), path.c_str(), H5P_DEFAULT);
+    }
+    H5::DataSpace space(static_cast<int>(dims.size()), dims.data());
+    H5::DataSet ds = impl_->file.createDataSet(path, H5Type<T>(), space);
+    ds.write(data, H5Type<T>());
+  });
+}
+
+template <class T>
+std::vector<T> RunFile::ReadArray(const std::string& path, std::vector<std::size_t>* shape) const {
+  return Guard(path_, "ReadArray", [&] {
+    Check(Exists(path), "'", path_, "' has no dataset '", path, "'");
+    H5::DataSet ds = impl_->file.openDataSet(path);
+    H5::DataSpace sp = ds.getSpace();
+    std::vector<hsize_t> dims(static_cast<std::size_t>(sp.getSimpleExtentNdims()));
+    sp.getSimpleExtentDims(dims.data());
+    if (shape) shape->assign(dims.begin(), dims.end());
+    std::vector<T> out(static_cast<std::size_t>(sp.getSimpleExtentNpoints()));
+    if (!out.empty()) ds.read(out.data(), H5Type<T>());
+    return out;
+  });
+}
+
+template <class T>
+void RunFile::AppendBlock(const std::string& path, const std::vector<std::size_t>& block_shape, const T* data) {
+  return Guard(path_, "AppendBlock", [&] {
+    const int rank = static_cast<int>(block_shape.size()) + 1;
+    std::vector<hsize_t> count(rank, 1), offset(rank, 0);
+    for (int i = 1; i < rank; ++i) count[i] = block_shape[i - 1];
+    if (!Exists(path)) {
+      std::vector<hsize_t> dims = count, maxdims = count, chunk = count;
+      dims[0] = 0;
+      maxdims[0] = H5S_UNLIMITED;
+      H5::DataSpace space(rank, dims.data(), maxdims.data());
+      H5::DSetCreatPropList props;
+      props.setChunk(rank, chunk.data());
+      impl_->file.createDataSet(path, H5Type<T>(), space, props);
+    }
+    H5::DataSet ds = impl_->file.openDataSet(path);
+    std::vector<hsize_t> size(rank);
+    ds.getSpace().getSimpleExtentDims(size.data());
+    for (int i = 1; i < rank; ++i)
+      Check(size[i] == count[i], "'", path, "': block dimension ", i, " is ", count[i], ", expected ", size[i]);
+    offset[0] = size[0];
+    size[0] += 1;
+    ds.extend(size.data());
+    H5::DataSpace fs = ds.getSpace();
+    fs.selectHyperslab(H5S_SELECT_SET, count.data(), offset.data());
+    H5::DataSpace ms(rank, count.data());
+    ds.write(data, H5Type<T>(), ms, fs);
+  });
+}
+
+template <class T>
+void RunFile::TruncateBlocks(const std::string& path, std::size_t length) {
+  return Guard(path_, "TruncateBlocks", [&] {
+    if (!Exists(path)) return;
+    H5::DataSet ds = impl_->file.openDataSet(path);
+    H5::DataSpace sp = ds.getSpace();
+    std::vector<hsize_t> dims(static_cast<std::size_t>(sp.getSimpleExtentNdims()));
+    sp.getSimpleExtentDims(dims.data());
+    if (dims[0] <= length) return;
+    dims[0] = length;
+    Check(H5Dset_extent(ds.getId(), dims.data()) >= 0, "HDF5: cannot truncate '", path, "'");
+  });
+}
+
+#define GLIMPSE_RUNFILE_INSTANTIATE(T)                                                           \
+  template void RunFile::WriteArray<T>(const std::string&, const std::vector<std::size_t>&, const T*); \
+  template std::vector<T> RunFile::ReadArray<T>(const std::string&, std::vector<std::size_t>*) const; \
+  template void RunFile::AppendBlock<T>(const std::string&, const std::vector<std::size_t>&, const T*); \
+  template void RunFile::TruncateBlocks<T>(const std::string&, std::size_t);
+GLIMPSE_RUNFILE_INSTANTIATE(float)
+GLIMPSE_RUNFILE_INSTANTIATE(double)
+GLIMPSE_RUNFILE_INSTANTIATE(std::int32_t)
+GLIMPSE_RUNFILE_INSTANTIATE(std::int64_t)
+GLIMPSE_RUNFILE_INSTANTIATE(std::uint64_t)
+#undef GLIMPSE_RUNFILE_INSTANTIATE
+
+}  // namespace glimpse

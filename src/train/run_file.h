@@ -1,0 +1,68 @@
+// One HDF5 file per run (DESIGN.md section 8). This header hides HDF5: run_file.cpp is the only
+// file that includes H5Cpp.h.
+//
+// Series are 1-D, chunked, extendable datasets of doubles; every series of a group has the same
+// length, and each Append adds one row to all of them and flushes. Arrays are written whole, or
+// grown one block at a time along their first dimension.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace glimpse {
+
+class RunFile {
+ public:
+  enum class Mode {
+    kCreate,       // a new file; Error if it exists
+    kOverwrite,    // a new file, replacing any existing one (--force)
+    kReadWrite,    // an existing glimpse run file (resume)
+    kReadOnly,     // an existing glimpse run file (eval, tests)
+  };
+  // Opening an existing file checks that it is HDF5 and a glimpse run (Error otherwise).
+  RunFile(const std::string& path, Mode mode);
+  ~RunFile();
+  RunFile(const RunFile&) = delete;
+  RunFile& operator=(const RunFile&) = delete;
+
+  const std::string& path() const { return path_; }
+
+  // String attributes of an object ("/" = the root).
+  void SetAttribute(const std::string& object, const std::string& name, const std::string& value);
+  std::map<std::string, std::string> Attributes(const std::string& object) const;
+
+  // Series: group (e.g. "/train") of 1-D double datasets.
+  void Append(const std::string& group, const std::vector<std::pair<std::string, double>>& row);
+  std::size_t SeriesLength(const std::string& group) const;  // 0 if the group does not exist
+  std::vector<double> ReadSeries(const std::string& group, const std::string& name) const;
+  std::vector<std::string> SeriesNames(const std::string& group) const;
+  void TruncateSeries(const std::string& group, std::size_t length);
+
+  // Arrays of float, double, int32, int64, uint64. WriteArray overwrites in place when the dataset
+  // exists with the same shape (no space is leaked), else (re)creates it.
+  template <class T>
+  void WriteArray(const std::string& path, const std::vector<std::size_t>& shape, const T* data);
+  template <class T>
+  std::vector<T> ReadArray(const std::string& path, std::vector<std::size_t>* shape = nullptr) const;
+  // Appends data (block_shape) as the next entry along a first, unlimited dimension.
+  template <class T>
+  void AppendBlock(const std::string& path, const std::vector<std::size_t>& block_shape, const T* data);
+  template <class T>
+  void TruncateBlocks(const std::string& path, std::size_t length);
+
+  bool Exists(const std::string& path) const;
+  void CreateGroup(const std::string& path);  // no-op if it exists
+  void Move(const std::string& from, const std::string& to);
+  void Flush();
+
+ private:
+  struct Impl;
+  std::string path_;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace glimpse

@@ -1,0 +1,350 @@
+#include "src/train/trainer.h"
+
+#include <chrono>
+#include <cmath>
+#include <ctime>
+#include <iomanip>
+#include <iostream>
+#include <thread>
+
+#include "src/attention/retina.h"
+#include "src/core/blas.h"
+#include "src/core/schedule.h"
+#include "src/train/checkpoint.h"
+
+namespace glimpse {
+namespace {
+
+double Now() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+std::string UtcNow() {
+  const std::time_t t = std::time(nullptr);
+  char buf[32];
+  std::strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
+  return buf;
+}
+
+std::string Duration(double s) {
+  std::ostringstream os;
+  const long total = static_cast<long>(s + 0.5);
+  if (total >= 3600) os << total / 3600 << "h" << std::setw(2) << std::setfill('0') << (total % 3600) / 60 << "m";
+  else if (total >= 60) os << total / 60 << "m" << std::setw(2) << std::setfill('0') << total % 60 << "s";
+  else os << total << "s";
+  return os.str();
+}
+
+bool AllFinite(const float* p, std::size_t n) {
+  for (std::size_t i = 0; i < n; ++i)
+    if (!std::isfinite(p[i])) return false;
+  return true;
+}
+
+std::unique_ptr<Sensor<float>> MakeSensor(const ExperimentConfig& c) {
+  return std::make_unique<Retina<float>>(c.patch, c.scales, c.unit_pixels);
+}
+
+}  // namespace
+
+Trainer::Trainer(const ExperimentConfig& cfg, RunFile* file, bool resume)
+    : cfg_(cfg), file_(file), data_rng_(cfg.seed, "data"), policy_rng_(cfg.seed, "policy") {
+  Validate(cfg_);
+  const int threads = cfg_.threads > 0 ? cfg_.threads
+                                       : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  SetBlasThreads(threads);
+  data_ = LoadDigitDataset(ResolveDataDir(cfg_));
+  task_ = std::make_unique<ImageTask>(TaskByName(cfg_.env), data_, cfg_.seed);
+  ModelSpec spec;
+  spec.steps = cfg_.glimpses;
+  spec.glimpse_hidden = cfg_.glimpse_hidden;
+  spec.hidden = cfg_.hidden;
+  spec.core = cfg_.core;
+  model_ = std::make_unique<AttentionModel<float>>(spec, MakeSensor(cfg_));
+  Rng init(cfg_.seed, "init");
+  model_->Init(init);
+  opt_ = MakeOptimizer<float>(cfg_.optimizer, model_->store().size(), static_cast<float>(cfg_.momentum));
+  const int rows = cfg_.batch * cfg_.samples;
+  train_ep_ = std::make_unique<Episode<float>>(*task_, model_->sensor(), rows);
+  eval_ep_ = std::make_unique<Episode<float>>(*task_, model_->sensor(), cfg_.batch);
+  eval_capacity_ = cfg_.batch;
+  batch_idx_.resize(rows);
+  reward_.resize(rows);
+  policy_ = GaussianPolicy<float>{static_cast<float>(cfg_.std)};
+  weights_ = LossWeights{1.0, cfg_.rl_weight, cfg_.baseline == "learned" ? 1.0 : 0.0};
+  perm_.resize(task_->size(Split::kTrain));
+
+  if (file_ == nullptr) return;
+  if (resume) {
+    LoadCheckpointNow();
+    return;
+  }
+  for (const auto& [k, v] : ToKeyValues(cfg_)) file_->SetAttribute("/", k, v);
+  file_->SetAttribute("/", "glimpse_version", GLIMPSE_VERSION);
+  file_->SetAttribute("/", "source_commit", GLIMPSE_COMMIT);
+  file_->SetAttribute("/", "created_utc", UtcNow());
+  file_->SetAttribute("/", "parameters", std::to_string(model_->store().size()));
+  // The fixed test images whose glimpses are logged each evaluation.
+  const int K = std::min(cfg_.trajectories, task_->size(Split::kTest));
+  if (K > 0) {
+    file_->CreateGroup("/trajectories");
+    std::vector<float> images(static_cast<std::size_t>(K) * task_->pixels());
+    std::vector<std::int32_t> labels(K);
+    for (int i = 0; i < K; ++i)
+      labels[i] = task_->Render(Split::kTest, i, 0, images.data() + static_cast<std::size_t>(i) * task_->pixels()).label;
+    file_->WriteArray<float>("/trajectories/image", {static_cast<std::size_t>(K),
+                             static_cast<std::size_t>(task_->height()), static_cast<std::size_t>(task_->width())},
+                             images.data());
+    file_->WriteArray<std::int32_t>("/trajectories/label", {static_cast<std::size_t>(K)}, labels.data());
+  }
+  file_->Flush();
+}
+
+Trainer::~Trainer() = default;
+
+int Trainer::StepsPerEpoch() const {
+  const std::int64_t n = cfg_.train_images > 0 ? std::min<std::int64_t>(cfg_.train_images, task_->size(Split::kTrain))
+                                               : task_->size(Split::kTrain);
+  return static_cast<int>(std::max<std::int64_t>(1, n / cfg_.batch));
+}
+
+void Trainer::TrainStep(const std::int64_t* indices, int images, std::int64_t epoch) {
+  const int M = cfg_.samples, N = images * M;
+  for (int i = 0; i < images; ++i)
+    for (int m = 0; m < M; ++m) batch_idx_[i * M + m] = indices[i];
+  train_ep_->Reset(Split::kTrain, batch_idx_.data(), N, epoch);
+  model_->Forward(train_ep_->images(), N, task_->height(), task_->width(), rollout_, LocationMode::kSample,
+                  policy_, &policy_rng_);
+  train_ep_->Classify(rollout_.actions.data(), reward_.data());
+  const LossReport rep = HybridLoss(rollout_, train_ep_->labels(), reward_.data(), policy_, weights_);
+  auto& store = model_->store();
+  store.ZeroGrad();
+  model_->Backward(rollout_);
+  if (!std::isfinite(rep.total) || !AllFinite(store.grads().data(), store.size())) {
+    const std::string what = std::isfinite(rep.total) ? "a gradient" : "the loss";
+    const std::string msg = Format("training diverged: ", what, " is NaN or inf at step ", step_ + 1,
+                                   " (epoch ", epoch + 1, "). The run file keeps the last good checkpoint (",
+                                   epoch_, " epochs); try a lower --lr or a smaller --std, then --resume.");
+    if (file_) {
+      file_->SetAttribute("/", "stopped_reason", msg);
+      file_->Flush();
+    }
+    Fail(msg);
+  }
+  const std::int64_t total = static_cast<std::int64_t>(cfg_.epochs) * StepsPerEpoch();
+  const double lr = LearningRate(ParseSchedule(cfg_.schedule), cfg_.lr, step_, total);
+  opt_->Step(store, static_cast<float>(lr));
+  ++step_;
+  images_seen_ += images;
+  sum_.total += rep.total, sum_.action += rep.action, sum_.reinforce += rep.reinforce;
+  sum_.baseline += rep.baseline, sum_.reward += rep.reward;
+  ++sum_n_;
+}
+
+double Trainer::Bench(int steps) {
+  const int B = std::min(cfg_.batch, task_->size(Split::kTrain));
+  for (std::size_t i = 0; i < perm_.size(); ++i) perm_[i] = static_cast<std::int64_t>(i);
+  const std::size_t per_epoch = perm_.size() / B;
+  TrainStep(perm_.data(), B, 0);  // warm-up: sizes every buffer
+  const double t0 = Now();
+  for (int s = 0; s < steps; ++s) TrainStep(perm_.data() + (s % per_epoch) * B, B, 0);
+  return static_cast<double>(steps) * B / (Now() - t0);
+}
+
+void Trainer::Run() {
+  const int steps = StepsPerEpoch();
+  const int B = std::min(cfg_.batch, task_->size(Split::kTrain));
+  const std::int64_t start_step = step_;
+  double t_start = Now(), t_log = t_start;
+  std::cout << "training " << cfg_.env << ": " << cfg_.epochs << " epochs x " << steps << " steps of "
+            << B << " images (x" << cfg_.samples << " samples), " << model_->store().size()
+            << " parameters, from epoch " << epoch_ << "\n" << std::flush;
+  while (epoch_ < cfg_.epochs) {
+    for (std::size_t i = 0; i < perm_.size(); ++i) perm_[i] = static_cast<std::int64_t>(i);
+    for (std::size_t i = perm_.size() - 1; i > 0; --i)
+      std::swap(perm_[i], perm_[data_rng_.UniformInt(i + 1)]);
+    for (int s = 0; s < steps; ++s) {
+      TrainStep(perm_.data() + static_cast<std::size_t>(s) * B, B, epoch_);
+      if (step_ % cfg_.log_every == 0 || s == steps - 1) {
+        const double now = Now();
+        wall_s_ += now - t_log;
+        t_log = now;
+        LogTrain(now - t_start, step_ - start_step);
+      }
+      if (on_step) on_step(step_);
+    }
+    ++epoch_;
+    EndEpoch();
+    wall_s_ += Now() - t_log;
+    t_log = Now();
+  }
+}
+
+void Trainer::LogTrain(double elapsed_s, std::int64_t session_steps) {
+  if (sum_n_ == 0) return;
+  const double n = sum_n_;
+  const int steps = StepsPerEpoch();
+  const double epoch_f = static_cast<double>(step_) / steps;
+  const std::int64_t total = static_cast<std::int64_t>(cfg_.epochs) * steps;
+  const double lr = LearningRate(ParseSchedule(cfg_.schedule), cfg_.lr, step_ - 1, total);
+  if (file_) {
+    file_->Append("/train", {{"step", static_cast<double>(step_)}, {"epoch", epoch_f},
+                             {"images", static_cast<double>(images_seen_)}, {"loss", sum_.total / n},
+                             {"loss_action", sum_.action / n}, {"loss_reinforce", sum_.reinforce / n},
+                             {"loss_baseline", sum_.baseline / n}, {"reward", sum_.reward / n},
+                             {"accuracy", sum_.reward / n}, {"lr", lr}, {"wall_s", wall_s_}});
+  }
+  std::cout << "epoch " << std::fixed << std::setprecision(2) << epoch_f << "/" << cfg_.epochs << " step " << step_
+            << " | loss " << std::setprecision(3) << sum_.total / n << " (act " << sum_.action / n << " rl "
+            << sum_.reinforce / n << " base " << sum_.baseline / n << ") | reward " << sum_.reward / n;
+  if (last_val_error_ >= 0) std::cout << " | val_error " << std::setprecision(2) << 100 * last_val_error_ << "%";
+  if (elapsed_s > 0 && session_steps > 0) {
+    const double steps_per_s = session_steps / elapsed_s;
+    std::cout << " | " << std::setprecision(0) << steps_per_s * cfg_.batch << " img/s | ETA "
+              << Duration((total - step_) / steps_per_s);
+  }
+  std::cout << "\n" << std::flush;
+  sum_ = LossReport{};
+  sum_n_ = 0;
+}
+
+EvalResult Trainer::Evaluate(Split split, int samples, int max_images) {
+  CheckRange(samples, 1, 1024, "evaluation samples");
+  EvalResult res;
+  res.samples = samples;
+  res.images = std::min(max_images, task_->size(split));
+  const int B = cfg_.batch, M = samples, C = model_->spec().classes;
+  if (eval_ep_ == nullptr || B * M > eval_capacity_)
+    eval_ep_ = std::make_unique<Episode<float>>(*task_, model_->sensor(), B * M), eval_capacity_ = B * M;
+  Rng eval_rng(cfg_.seed, "eval");
+  std::vector<std::int64_t> idx(static_cast<std::size_t>(B) * M);
+  std::vector<double> avg(C);
+  int wrong = 0;
+  for (int start = 0; start < res.images; start += B) {
+    const int n = std::min(B, res.images - start);
+    for (int i = 0; i < n; ++i)
+      for (int m = 0; m < M; ++m) idx[i * M + m] = start + i;
+    eval_ep_->Reset(split, idx.data(), n * M, 0);
+    model_->Forward(eval_ep_->images(), n * M, task_->height(), task_->width(), eval_rollout_,
+                    M == 1 ? LocationMode::kMean : LocationMode::kSample, policy_, &eval_rng);
+    for (int i = 0; i < n; ++i) {
+      std::fill(avg.begin(), avg.end(), 0.0);
+      for (int m = 0; m < M; ++m) {  // average the class probabilities of the M episodes
+        const float* z = eval_rollout_.logits.data() + static_cast<std::ptrdiff_t>(i * M + m) * C;
+        const float mx = *std::max_element(z, z + C);
+        double s = 0;
+        for (int c = 0; c < C; ++c) s += std::exp(static_cast<double>(z[c] - mx));
+        for (int c = 0; c < C; ++c) avg[c] += std::exp(static_cast<double>(z[c] - mx)) / s;
+      }
+      const int guess = static_cast<int>(std::max_element(avg.begin(), avg.end()) - avg.begin());
+      wrong += guess != eval_ep_->labels()[i * M];
+    }
+  }
+  res.error = static_cast<double>(wrong) / res.images;
+  return res;
+}
+
+void Trainer::WriteTrajectories() {
+  const int K = std::min({cfg_.trajectories, task_->size(Split::kTest), eval_capacity_});
+  if (K <= 0 || file_ == nullptr) return;
+  std::vector<std::int64_t> idx(K);
+  for (int i = 0; i < K; ++i) idx[i] = i;
+  eval_ep_->Reset(Split::kTest, idx.data(), K, 0);
+  model_->Forward(eval_ep_->images(), K, task_->height(), task_->width(), eval_rollout_, LocationMode::kMean,
+                  policy_, nullptr);
+  const int TT = cfg_.glimpses;
+  std::vector<float> locs(static_cast<std::size_t>(K) * TT * 2);  // (K, T, 2) from (T K, 2)
+  for (int t = 0; t < TT; ++t)
+    for (int k = 0; k < K; ++k)
+      for (int d = 0; d < 2; ++d)
+        locs[(static_cast<std::size_t>(k) * TT + t) * 2 + d] = eval_rollout_.read.data()[(static_cast<std::size_t>(t) * K + k) * 2 + d];
+  const std::int64_t e = epoch_;
+  file_->AppendBlock<std::int64_t>("/trajectories/epoch", {}, &e);
+  file_->AppendBlock<float>("/trajectories/locations",
+                            {static_cast<std::size_t>(K), static_cast<std::size_t>(TT), 2}, locs.data());
+  file_->AppendBlock<std::int32_t>("/trajectories/prediction", {static_cast<std::size_t>(K)},
+                                   eval_rollout_.actions.data());
+}
+
+void Trainer::EndEpoch() {
+  const bool eval_now = epoch_ % cfg_.eval_every == 0 || epoch_ == cfg_.epochs;
+  if (eval_now) {
+    const double t0 = Now();
+    const EvalResult val = Evaluate(Split::kVal, 1, cfg_.val_images);
+    const EvalResult test = Evaluate(Split::kTest, 1, task_->size(Split::kTest));
+    last_val_error_ = val.error;
+    if (file_) {
+      file_->Append("/eval", {{"step", static_cast<double>(step_)}, {"epoch", static_cast<double>(epoch_)},
+                              {"val_error", val.error}, {"test_error", test.error}});
+      WriteTrajectories();
+    }
+    std::cout << "epoch " << epoch_ << "/" << cfg_.epochs << " done | val_error " << std::fixed
+              << std::setprecision(2) << 100 * val.error << "% test_error " << 100 * test.error
+              << "% (policy mean) | train " << Duration(wall_s_) << ", eval " << Duration(Now() - t0);
+    const double per_epoch = wall_s_ / std::max<std::int64_t>(1, epoch_);
+    std::cout << " | ETA " << Duration(per_epoch * (cfg_.epochs - epoch_)) << "\n" << std::flush;
+  }
+  if (file_) SaveCheckpointNow();
+}
+
+void Trainer::SaveCheckpointNow() {
+  Checkpoint c;
+  c.step = step_;
+  c.epoch = epoch_;
+  const auto& store = model_->store();
+  c.params.assign(store.values().begin(), store.values().end());
+  c.table = store.info();
+  for (const auto& [name, buf] : opt_->StateBuffers()) c.optimizer[name].assign(buf->begin(), buf->end());
+  c.optimizer_steps = opt_->steps;
+  c.rngs["data"] = data_rng_.GetState();
+  c.rngs["policy"] = policy_rng_.GetState();
+  for (const char* g : {"/train", "/eval"}) c.lengths[g] = static_cast<std::int64_t>(file_->SeriesLength(g));
+  c.lengths["/trajectories"] = file_->Exists("/trajectories/epoch")
+                                   ? static_cast<std::int64_t>(file_->ReadArray<std::int64_t>("/trajectories/epoch").size())
+                                   : 0;
+  c.scalars["wall_s"] = wall_s_;
+  c.scalars["images_seen"] = static_cast<double>(images_seen_);
+  c.scalars["last_val_error"] = last_val_error_;
+  SaveCheckpoint(*file_, c);
+}
+
+void Trainer::RestoreParams(const Checkpoint& c, const std::string& path) {
+  auto& store = model_->store();
+  Check(c.table.size() == store.info().size() && c.params.size() == store.size(), "the checkpoint in '",
+        path, "' has ", c.params.size(), " parameters in ", c.table.size(),
+        " tensors; the model built from its configuration has ", store.size(), " in ", store.info().size());
+  for (std::size_t i = 0; i < c.table.size(); ++i)
+    Check(c.table[i].name == store.info()[i].name && c.table[i].shape == store.info()[i].shape,
+          "checkpoint tensor '", c.table[i].name, "' does not match the model's '", store.info()[i].name, "'");
+  std::copy(c.params.begin(), c.params.end(), store.values().begin());
+}
+
+void Trainer::LoadWeights(const RunFile& file) { RestoreParams(LoadCheckpoint(file), file.path()); }
+
+void Trainer::LoadCheckpointNow() {
+  const Checkpoint c = LoadCheckpoint(*file_);
+  RestoreParams(c, file_->path());
+  for (const auto& [name, buf] : opt_->StateBuffers()) {
+    Check(c.optimizer.count(name) == 1 && c.optimizer.at(name).size() == buf->size(), "the checkpoint lacks ",
+          "optimizer state '", name, "' (was the run trained with another --optimizer?)");
+    std::copy(c.optimizer.at(name).begin(), c.optimizer.at(name).end(), buf->begin());
+  }
+  opt_->steps = c.optimizer_steps;
+  data_rng_.SetState(c.rngs.at("data"));
+  policy_rng_.SetState(c.rngs.at("policy"));
+  step_ = c.step;
+  epoch_ = c.epoch;
+  wall_s_ = c.scalars.count("wall_s") ? c.scalars.at("wall_s") : 0;
+  images_seen_ = c.scalars.count("images_seen") ? static_cast<std::int64_t>(c.scalars.at("images_seen")) : 0;
+  last_val_error_ = c.scalars.count("last_val_error") ? c.scalars.at("last_val_error") : -1;
+  // Rows written after the checkpoint belong to the lost part of the run: drop them.
+  for (const char* g : {"/train", "/eval"})
+    file_->TruncateSeries(g, static_cast<std::size_t>(c.lengths.count(g) ? c.lengths.at(g) : 0));
+  const auto traj = static_cast<std::size_t>(c.lengths.count("/trajectories") ? c.lengths.at("/trajectories") : 0);
+  file_->TruncateBlocks<std::int64_t>("/trajectories/epoch", traj);
+  file_->TruncateBlocks<float>("/trajectories/locations", traj);
+  file_->TruncateBlocks<std::int32_t>("/trajectories/prediction", traj);
+  file_->Flush();
+}
+
+}  // namespace glimpse

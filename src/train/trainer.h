@@ -1,0 +1,88 @@
+// Trains and evaluates an AttentionModel<float> on an ImageTask from an ExperimentConfig, logging
+// to a RunFile (or to nothing, for benchmarks).
+//
+// Random streams (DESIGN.md section 1): "init" draws the parameters, "data" shuffles each epoch,
+// "policy" samples training locations, "eval" samples evaluation episodes (a fresh stream for each
+// evaluation, so evaluating more or less often never changes training). The same seed and thread
+// count give the same run, resumed or not.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "envs/episode.h"
+#include "src/core/optimizer.h"
+#include "src/model/attention_model.h"
+#include "src/rl/hybrid_loss.h"
+#include "src/train/config.h"
+#include "src/train/run_file.h"
+
+namespace glimpse {
+
+struct EvalResult {
+  double error = 0;  // fraction of images misclassified
+  int images = 0;
+  int samples = 1;   // 1: policy mean; M > 1: class probabilities averaged over M sampled episodes
+};
+
+class Trainer {
+ public:
+  // Builds data, task, model and optimizer from cfg (validated). With a RunFile, a new run writes
+  // its configuration; with resume, the last checkpoint is loaded and later rows are dropped.
+  Trainer(const ExperimentConfig& cfg, RunFile* file, bool resume);
+  ~Trainer();
+
+  // Trains until cfg.epochs are complete, evaluating, logging and checkpointing each epoch.
+  void Run();
+
+  // Runs `steps` training updates on consecutive batches (benchmarks); returns images per second.
+  double Bench(int steps);
+
+  EvalResult Evaluate(Split split, int samples, int max_images);
+
+  // Loads only the parameters of the last checkpoint in `file` (evaluation of a finished run).
+  void LoadWeights(const RunFile& file);
+
+  std::int64_t step() const { return step_; }
+  std::int64_t epoch() const { return epoch_; }
+  AttentionModel<float>& model() { return *model_; }
+  // Called after every update (tests use it to stop a run part-way).
+  std::function<void(std::int64_t step)> on_step;
+
+ private:
+  void TrainStep(const std::int64_t* indices, int images, std::int64_t epoch);
+  void LogTrain(double elapsed_s, std::int64_t session_steps);
+  void EndEpoch();
+  void WriteTrajectories();
+  void SaveCheckpointNow();
+  void LoadCheckpointNow();
+  void RestoreParams(const struct Checkpoint& c, const std::string& path);
+  int StepsPerEpoch() const;
+
+  ExperimentConfig cfg_;
+  RunFile* file_;
+  DigitDataset data_;
+  std::unique_ptr<ImageTask> task_;
+  std::unique_ptr<AttentionModel<float>> model_;
+  std::unique_ptr<Optimizer<float>> opt_;
+  std::unique_ptr<Episode<float>> train_ep_, eval_ep_;
+  int eval_capacity_ = 0;
+  Rollout<float> rollout_, eval_rollout_;
+  GaussianPolicy<float> policy_;
+  LossWeights weights_;
+  Rng data_rng_, policy_rng_;
+  std::vector<std::int64_t> perm_, batch_idx_;
+  std::vector<float> reward_;
+  std::int64_t step_ = 0, epoch_ = 0;
+  double wall_s_ = 0;  // training wall time, carried across resumes
+  // Averages over the current logging interval.
+  LossReport sum_;
+  int sum_n_ = 0;
+  std::int64_t images_seen_ = 0;
+  double last_val_error_ = -1;
+};
+
+}  // namespace glimpse

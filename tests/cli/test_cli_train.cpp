@@ -1,0 +1,107 @@
+// The train / eval / bench command-line contract (DESIGN.md section 7) on a small fake data set.
+#include <catch2/catch.hpp>
+
+#include <cstdio>
+#include <fstream>
+
+#include "tests/cli/cli_helpers.h"
+#include "tests/envs/fake_data.h"
+
+using namespace glimpse::test;
+
+namespace {
+
+const std::string& Data() {
+  static const std::string dir = WriteFakeDataDir(TempDir() + "/glimpse_cli_train_data", 64, 24);
+  return dir;
+}
+
+std::string Small() {
+  return " --data-dir " + Data() +
+         " --glimpses 2 --patch 6 --hidden 16 --glimpse-hidden 8 --batch 8 --val-images 16"
+         " --trajectories 2 --threads 1 ";
+}
+
+std::string LastLine(const std::string& s) {
+  std::string t = s;
+  while (!t.empty() && t.back() == '\n') t.pop_back();
+  return t.substr(t.rfind('\n') + 1);
+}
+
+}  // namespace
+
+TEST_CASE("train writes a run that eval reads back; last lines follow the contract", "[cli][train]") {
+  const std::string run = TempDir() + "/glimpse_cli_run.h5";
+  std::remove(run.c_str());
+  auto r = RunGlimpse("train --out " + run + " --epochs 1" + Small());
+  REQUIRE(r.code == 0);
+  const std::string final_line = LastLine(r.output);
+  CHECK(final_line.rfind("test_error=", 0) == 0);
+  r = RunGlimpse("eval --run " + run);
+  CHECK(r.code == 0);
+  CHECK(LastLine(r.output) == final_line);  // eval prints what training ended with
+  CHECK_THAT(r.output, Catch::Contains("policy mean"));
+  r = RunGlimpse("eval --run " + run + " --split val --samples 3");
+  CHECK(r.code == 0);
+  CHECK(LastLine(r.output).rfind("val_error=", 0) == 0);
+  CHECK_THAT(r.output, Catch::Contains("averaged over M = 3"));
+
+  SECTION("an existing --out is refused without --force") {
+    r = RunGlimpse("train --out " + run + " --epochs 1" + Small());
+    CHECK(r.code == 1);
+    CHECK_THAT(r.output, Catch::Contains("--force"));
+    CHECK(RunGlimpse("eval --run " + run).code == 0);  // untouched
+  }
+  SECTION("--resume continues to more epochs; options that define the run cannot change") {
+    r = RunGlimpse("train --resume " + run + " --epochs 2");
+    CHECK(r.code == 0);
+    CHECK_THAT(r.output, Catch::Contains("resuming") && Catch::Contains("epoch 2/2 done"));
+    r = RunGlimpse("train --resume " + run + " --glimpses 3");
+    CHECK(r.code == 1);
+    CHECK_THAT(r.output, Catch::Contains("--glimpses cannot change when resuming"));
+  }
+}
+
+TEST_CASE("train refuses impossible configurations before creating any file", "[cli][train]") {
+  const std::string run = TempDir() + "/glimpse_cli_bad.h5";
+  std::remove(run.c_str());
+  const std::vector<std::pair<std::string, std::string>> bad = {
+      {"--glimpses 0", "option --glimpses"},      {"--patch 200", "option --patch"},
+      {"--std -1", "option --std"},               {"--scales 0", "option --scales"},
+      {"--batch 0", "option --batch"},            {"--core gru", "expected rnn|lstm"},
+      {"--glimpses two", "expected a whole number"}, {"--env mnist99", "option --env"},
+  };
+  for (const auto& [opt, msg] : bad) {
+    INFO(opt);
+    const auto r = RunGlimpse("train --out " + run + " " + opt);
+    CHECK(r.code == 1);
+    CHECK_THAT(r.output, Catch::Contains(msg));
+    CHECK(!std::ifstream(run));
+  }
+  auto r = RunGlimpse("train --out " + run + " --data-dir /nonexistent");
+  CHECK(r.code == 1);
+  CHECK(!std::ifstream(run));  // a failed start leaves no half-made run file
+  r = RunGlimpse("train --out " + run + " --no-such-option 1");
+  CHECK(r.code == 2);
+}
+
+TEST_CASE("eval refuses files that are not glimpse runs", "[cli][train]") {
+  const std::string junk = TempDir() + "/glimpse_cli_junk.h5";
+  std::ofstream(junk) << "not hdf5";
+  auto r = RunGlimpse("eval --run " + junk);
+  CHECK(r.code == 1);
+  CHECK_THAT(r.output, Catch::Contains("not an HDF5 file"));
+  r = RunGlimpse("eval --run " + TempDir() + "/glimpse_cli_absent.h5");
+  CHECK(r.code == 1);
+  CHECK_THAT(r.output, Catch::Contains("does not exist"));
+}
+
+TEST_CASE("bench prints images_per_s last", "[cli][bench]") {
+  auto r = RunGlimpse("bench --images 64" + Small());
+  CHECK(r.code == 0);
+  CHECK(LastLine(r.output).rfind("images_per_s=", 0) == 0);
+  r = RunGlimpse("bench --what env --images 256 --data-dir " + Data());
+  CHECK(r.code == 0);
+  CHECK_THAT(r.output, Catch::Contains("cluttered100"));
+  CHECK(LastLine(r.output).rfind("images_per_s=", 0) == 0);
+}

@@ -1,0 +1,149 @@
+// Training end to end on a small fake data set: the run file layout, resume equals an uninterrupted
+// run, and divergence stops the run while keeping the last good checkpoint.
+#include <catch2/catch.hpp>
+
+#include <cstdio>
+
+#include "src/train/checkpoint.h"
+#include "src/train/trainer.h"
+#include "tests/cli/cli_helpers.h"
+#include "tests/envs/fake_data.h"
+
+using namespace glimpse;
+using namespace glimpse::test;
+
+namespace {
+
+ExperimentConfig SmallConfig() {
+  ExperimentConfig c;
+  c.data_dir = WriteFakeDataDir(TempDir() + "/glimpse_trainer_fake_data", 64, 24);
+  c.glimpses = 2;
+  c.patch = 6;
+  c.hidden = 16;
+  c.glimpse_hidden = 8;
+  c.batch = 8;
+  c.epochs = 3;
+  c.val_images = 32;
+  c.trajectories = 4;
+  c.log_every = 3;
+  c.threads = 1;
+  c.seed = 5;
+  return c;
+}
+
+std::string RunPath(const std::string& name) {
+  const std::string p = TempDir() + "/glimpse_test_" + name + ".h5";
+  std::remove(p.c_str());
+  return p;
+}
+
+struct StopAt {};  // thrown from on_step to imitate a kill
+
+}  // namespace
+
+TEST_CASE("A run file holds the configuration, series, trajectories and a checkpoint", "[train]") {
+  const ExperimentConfig cfg = SmallConfig();
+  const std::string path = RunPath("layout");
+  {
+    RunFile file(path, RunFile::Mode::kCreate);
+    Trainer t(cfg, &file, false);
+    t.Run();
+  }
+  const RunFile f(path, RunFile::Mode::kReadOnly);
+  const auto attrs = f.Attributes("/");
+  for (const auto& spec : ConfigOptions()) CHECK(attrs.count(spec.name) == 1);
+  CHECK(attrs.at("glimpses") == "2");
+  CHECK(attrs.count("glimpse_version") == 1);
+  CHECK(attrs.count("source_commit") == 1);
+  CHECK(attrs.count("created_utc") == 1);
+  // 64 training images / batch 8 = 8 steps per epoch; a row every 3 steps and at each epoch's end:
+  // steps 3, 6, 8, 9, 12, 15, 16, 18, 21, 24.
+  const std::size_t rows = f.SeriesLength("/train");
+  CHECK(rows == 10);
+  for (const char* s : {"step", "epoch", "images", "loss", "loss_action", "loss_reinforce", "loss_baseline",
+                        "reward", "accuracy", "lr", "wall_s"})
+    CHECK(f.ReadSeries("/train", s).size() == rows);
+  CHECK(f.ReadSeries("/train", "step").back() == 24);
+  CHECK(f.SeriesLength("/eval") == 3);
+  for (double e : f.ReadSeries("/eval", "test_error")) CHECK((e >= 0 && e <= 1));
+  std::vector<std::size_t> shape;
+  f.ReadArray<float>("/trajectories/locations", &shape);
+  CHECK(shape == std::vector<std::size_t>{3, 4, 2, 2});
+  f.ReadArray<float>("/trajectories/image", &shape);
+  CHECK(shape == std::vector<std::size_t>{4, 28, 28});
+  CHECK(HasCheckpoint(f));
+  CHECK(LoadCheckpoint(f).epoch == 3);
+  CHECK(LoadCheckpoint(f).step == 24);
+}
+
+TEST_CASE("Resuming a stopped run gives the same run as never stopping", "[train][resume]") {
+  const ExperimentConfig cfg = SmallConfig();
+  const std::string whole = RunPath("whole"), parts = RunPath("parts");
+  {
+    RunFile file(whole, RunFile::Mode::kCreate);
+    Trainer t(cfg, &file, false);
+    t.Run();
+  }
+  {
+    // Stopped in the middle of epoch 2 (after its checkpoint of epoch 1 and some /train rows).
+    RunFile file(parts, RunFile::Mode::kCreate);
+    Trainer t(cfg, &file, false);
+    t.on_step = [](std::int64_t step) {
+      if (step == 13) throw StopAt{};
+    };
+    CHECK_THROWS_AS(t.Run(), StopAt);
+  }
+  {
+    RunFile file(parts, RunFile::Mode::kReadWrite);
+    Trainer t(cfg, &file, true);
+    CHECK(t.epoch() == 1);
+    CHECK(t.step() == 8);
+    t.Run();
+  }
+  const RunFile a(whole, RunFile::Mode::kReadOnly), b(parts, RunFile::Mode::kReadOnly);
+  CHECK(LoadCheckpoint(a).params == LoadCheckpoint(b).params);
+  for (const char* s : {"step", "loss", "loss_action", "loss_reinforce", "reward", "lr"}) {
+    INFO(s);
+    CHECK(a.ReadSeries("/train", s) == b.ReadSeries("/train", s));
+  }
+  CHECK(a.ReadSeries("/eval", "val_error") == b.ReadSeries("/eval", "val_error"));
+  CHECK(a.ReadArray<float>("/trajectories/locations") == b.ReadArray<float>("/trajectories/locations"));
+}
+
+TEST_CASE("The same seed and thread count give the same run; another seed does not", "[train]") {
+  ExperimentConfig cfg = SmallConfig();
+  cfg.epochs = 1;
+  auto final_params = [](const ExperimentConfig& c) {
+    Trainer t(c, nullptr, false);
+    t.Bench(5);
+    return std::vector<float>(t.model().store().values().begin(), t.model().store().values().end());
+  };
+  CHECK(final_params(cfg) == final_params(cfg));
+  ExperimentConfig other = cfg;
+  other.seed = 6;
+  CHECK(final_params(cfg) != final_params(other));
+}
+
+TEST_CASE("A diverging run stops with a clear message and keeps its last good checkpoint", "[train]") {
+  ExperimentConfig cfg = SmallConfig();
+  cfg.optimizer = "sgd";
+  cfg.momentum = 0;
+  cfg.lr = 1e30;  // the first update overflows every weight
+  const std::string path = RunPath("nan");
+  RunFile file(path, RunFile::Mode::kCreate);
+  Trainer t(cfg, &file, false);
+  CHECK_THROWS_WITH(t.Run(), Catch::Contains("diverged") && Catch::Contains("--lr"));
+  CHECK(file.Attributes("/").count("stopped_reason") == 1);
+  CHECK(!HasCheckpoint(file));  // nothing good was ever reached, so nothing was saved
+}
+
+TEST_CASE("Evaluation with M > 1 samples is reproducible and M = 1 uses the policy mean", "[train]") {
+  ExperimentConfig cfg = SmallConfig();
+  Trainer t(cfg, nullptr, false);
+  t.Bench(4);
+  const EvalResult a = t.Evaluate(Split::kTest, 4, 1000), b = t.Evaluate(Split::kTest, 4, 1000);
+  CHECK(a.error == b.error);
+  CHECK(a.images == 24);
+  CHECK(a.samples == 4);
+  CHECK(t.Evaluate(Split::kVal, 1, 16).images == 16);
+}
