@@ -7,6 +7,8 @@
 #include <cmath>
 #include <cstddef>
 
+#include "src/nn/vmath.h"
+
 namespace glimpse {
 
 template <class T>
@@ -23,7 +25,7 @@ void ReluBackward(const T* y, const T* dy, std::size_t n, T* dx, bool accumulate
 
 template <class T>
 void TanhForward(const T* x, std::size_t n, T* y) {
-  for (std::size_t i = 0; i < n; ++i) y[i] = std::tanh(x[i]);
+  VTanh(x, n, y);
 }
 template <class T>
 void TanhBackward(const T* y, const T* dy, std::size_t n, T* dx, bool accumulate = false) {
@@ -39,7 +41,7 @@ inline T Sigmoid(T x) {
 }
 template <class T>
 void SigmoidForward(const T* x, std::size_t n, T* y) {
-  for (std::size_t i = 0; i < n; ++i) y[i] = Sigmoid(x[i]);
+  VSigmoid(x, n, y);
 }
 template <class T>
 void SigmoidBackward(const T* y, const T* dy, std::size_t n, T* dx, bool accumulate = false) {

@@ -57,17 +57,13 @@ class LstmCell {
     for (int r = 0; r < batch; ++r) {
       const Index o1 = static_cast<Index>(r) * H;
       T* zr = gates + 4 * o1;
-      for (int j = 0; j < H; ++j) {
-        const T i = Sigmoid(zr[j]), f = Sigmoid(zr[H + j]);
-        const T g = std::tanh(zr[2 * H + j]), o = Sigmoid(zr[3 * H + j]);
-        zr[j] = i;
-        zr[H + j] = f;
-        zr[2 * H + j] = g;
-        zr[3 * H + j] = o;
-        c[o1 + j] = i * g + (c_prev ? f * c_prev[o1 + j] : T(0));
-        tanh_c[o1 + j] = std::tanh(c[o1 + j]);
-        h[o1 + j] = o * tanh_c[o1 + j];
-      }
+      VSigmoid(zr, static_cast<std::size_t>(2 * H), zr);  // i, f
+      VTanh(zr + 2 * H, static_cast<std::size_t>(H), zr + 2 * H);  // g
+      VSigmoid(zr + 3 * H, static_cast<std::size_t>(H), zr + 3 * H);  // o
+      T* cr = c + o1;
+      for (int j = 0; j < H; ++j) cr[j] = zr[j] * zr[2 * H + j] + (c_prev ? zr[H + j] * c_prev[o1 + j] : T(0));
+      VTanh(cr, static_cast<std::size_t>(H), tanh_c + o1);
+      for (int j = 0; j < H; ++j) h[o1 + j] = zr[3 * H + j] * tanh_c[o1 + j];
     }
   }
 
