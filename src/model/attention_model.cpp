@@ -7,17 +7,21 @@
 namespace glimpse {
 
 template <class T>
-AttentionModel<T>::AttentionModel(const ModelSpec& spec, std::unique_ptr<Sensor<T>> sensor)
+AttentionModel<T>::AttentionModel(const ModelSpec& spec, std::unique_ptr<Sensor<T>> sensor,
+                                  std::unique_ptr<LocationPolicy<T>> policy)
     : spec_(spec),
       sensor_(std::move(sensor)),
+      policy_(std::move(policy)),
       P_(sensor_->param_size()),
       D_(sensor_->glimpse_size()),
+      K_(policy_->head_size()),
       glimpse_(store_, "glimpse", D_, P_, spec.glimpse_hidden, spec.hidden),
       core_(MakeCore<T>(spec.core, store_, "core", spec.hidden, spec.hidden)),
-      location_(store_, "location.fc", spec.hidden, P_),
+      location_(store_, "location.fc", spec.hidden, K_),
       action_(store_, "action.fc", spec.hidden, spec.classes),
       baseline_(store_, "baseline.fc", spec.hidden, 1) {
   CheckRange(spec.steps, 1, 1024, "glimpses per episode");
+  CheckEq(P_, 2, "read parameters of a hard-attention sensor (a location)");
   store_.Allocate();
 }
 
@@ -37,8 +41,9 @@ void AttentionModel<T>::Prepare(int rows, Rollout<T>& r) const {
              Gh = static_cast<std::size_t>(spec_.glimpse_hidden), C = static_cast<std::size_t>(spec_.classes);
   r.steps = spec_.steps;
   r.rows = rows;
-  EnsureShape(r.mu, TN, P);
+  EnsureShape(r.head, TN, static_cast<std::size_t>(K_));
   EnsureShape(r.loc, TN, P);
+  r.choice.resize(TN);
   EnsureShape(r.read, TN, P);
   EnsureShape(r.x, TN, static_cast<std::size_t>(D_));
   EnsureShape(r.hg, TN, Gh);
@@ -50,31 +55,42 @@ void AttentionModel<T>::Prepare(int rows, Rollout<T>& r) const {
   EnsureShape(r.probs, N, C);
   r.actions.resize(N);
   EnsureShape(r.dlogits, N, C);
-  EnsureShape(r.dmu, TN, P);
+  EnsureShape(r.dpre, TN, static_cast<std::size_t>(K_));
   EnsureShape(r.dbaseline, TN, 1);
   EnsureShape(r.dH, TN + N, Hd);
   EnsureShape(r.dg, TN, Hd);
   EnsureShape(r.dhg, TN, Gh);
   EnsureShape(r.dhl, TN, Gh);
-  EnsureShape(r.dmu_pre, TN, P);
 }
 
 template <class T>
 void AttentionModel<T>::Forward(const T* images, int rows, int height, int width, Rollout<T>& r,
-                                LocationMode mode, const GaussianPolicy<T>& policy, Rng* rng) const {
+                                LocationMode mode, Rng* rng, double semi_sampling) const {
   Check(mode != LocationMode::kSample || rng != nullptr, "sampling locations needs an Rng");
   if (mode == LocationMode::kGiven)
     Check(r.rows == rows && r.steps == spec_.steps, "kGiven needs a rollout of the same shape");
   Prepare(rows, r);
   const std::size_t nP = static_cast<std::size_t>(rows) * P_;
   for (int t = 1; t <= spec_.steps; ++t) {
-    T* mu = r.block(r.mu, t);
+    T* head = r.block(r.head, t);
     T* loc = r.block(r.loc, t);
     T* read = r.block(r.read, t);
-    location_.Forward(r.core.h_at(t - 1), rows, mu);
-    TanhForward(mu, nP, mu);
-    if (mode == LocationMode::kSample) policy.Sample(mu, nP, *rng, loc);
-    if (mode == LocationMode::kMean) std::copy(mu, mu + nP, loc);
+    std::int32_t* choice = r.choice.data() + static_cast<Index>(t - 1) * rows;
+    location_.Forward(r.core.h_at(t - 1), rows, head);
+    policy_->Activate(head, rows, head);
+    if (mode == LocationMode::kSample) {
+      policy_->Sample(head, rows, *rng, loc, choice);
+      if (semi_sampling > 0) {
+        for (int n = 0; n < rows; ++n)
+          if (rng->Bernoulli(semi_sampling)) {
+            policy_->Mean(head + static_cast<Index>(n) * K_, 1, loc + 2 * n);
+            choice[n] = LocationPolicy<T>::kExpected;
+          }
+      }
+    } else if (mode == LocationMode::kMean) {
+      policy_->Mean(head, rows, loc);
+      std::fill(choice, choice + rows, LocationPolicy<T>::kExpected);
+    }
     for (std::size_t i = 0; i < nP; ++i) read[i] = std::clamp(loc[i], T(-1), T(1));
     sensor_->Read(images, rows, height, width, read, r.block(r.x, t));
     glimpse_.Forward(r.block(r.x, t), read, rows, r.block(r.hg, t), r.block(r.hl, t), r.block(r.g, t));
@@ -99,9 +115,8 @@ void AttentionModel<T>::Backward(Rollout<T>& r) const {
   core_->Backward(r.g.data(), r.dH.data(), r.core, r.dg.data());
   glimpse_.Backward(r.x.data(), r.read.data(), r.hg.data(), r.hl.data(), r.g.data(), r.dg.data(), TN,
                     r.dhg.data(), r.dhl.data(), nullptr, nullptr);
-  // REINFORCE -> location network only (its input h_{t-1} is detached).
-  TanhBackward(r.mu.data(), r.dmu.data(), static_cast<std::size_t>(TN) * P_, r.dmu_pre.data());
-  location_.BackwardParams(r.core.h_at(0), r.dmu_pre.data(), TN);
+  // REINFORCE (and entropy) -> location network only (its input h_{t-1} is detached).
+  location_.BackwardParams(r.core.h_at(0), r.dpre.data(), TN);
   // Baseline regression -> baseline network only.
   baseline_.BackwardParams(r.core.h_at(0), r.dbaseline.data(), TN);
 }

@@ -1,7 +1,7 @@
 // The Recurrent Attention Model (Mnih et al. 2014) over a whole minibatch of episodes:
 //
-//   for t = 1..T:  mu_t = tanh(W_loc h_{t-1} + b)          location network (h_0 = 0)
-//                  l_t  ~ N(mu_t, std^2)  (or mu_t, or given) Gaussian policy
+//   for t = 1..T:  pi_t = policy(W_loc h_{t-1} + b)        location network (h_0 = 0)
+//                  l_t  ~ pi_t  (or its mean, or given)      Gaussian or categorical policy
 //                  x_t  = sensor(image, clamp(l_t, -1, 1))   glimpse sensor
 //                  g_t  = glimpse_net(x_t, clamp(l_t))       glimpse network
 //                  h_t  = core(g_t, h_{t-1})                 core network (rnn | lstm)
@@ -9,7 +9,7 @@
 //   logits = W_a h_T + b_a                                   action network
 //
 // The location and baseline networks read h detached: Backward sends the action loss through the
-// core and glimpse networks, the REINFORCE signal (dmu) only into the location network, and the
+// core and glimpse networks, the REINFORCE signal (dpre) only into the location network, and the
 // baseline regression only into the baseline network. Sampled locations are constants.
 #pragma once
 
@@ -20,7 +20,7 @@
 #include "src/model/core_network.h"
 #include "src/model/glimpse_network.h"
 #include "src/model/rollout.h"
-#include "src/rl/gaussian_policy.h"
+#include "src/rl/location_policy.h"
 
 namespace glimpse {
 
@@ -38,16 +38,18 @@ template <class T>
 class AttentionModel {
  public:
   // Registers and allocates all parameters; Init() draws them.
-  AttentionModel(const ModelSpec& spec, std::unique_ptr<Sensor<T>> sensor);
+  AttentionModel(const ModelSpec& spec, std::unique_ptr<Sensor<T>> sensor,
+                 std::unique_ptr<LocationPolicy<T>> policy);
 
   void Init(Rng& rng);
 
-  // Runs T steps on images (N, H, W). kSample draws l_t from the policy with `rng`; kMean uses mu_t;
-  // kGiven reuses r.loc as it is (gradient checks). Fills everything in r's forward part.
+  // Runs T steps on images (N, H, W). kSample draws l_t from the policy with `rng`, except that with
+  // probability `semi_sampling` a row takes the policy's expected location instead; kMean always
+  // takes the expectation; kGiven reuses r.loc and r.choice as they are (gradient checks).
   void Forward(const T* images, int rows, int height, int width, Rollout<T>& r, LocationMode mode,
-               const GaussianPolicy<T>& policy, Rng* rng) const;
+               Rng* rng, double semi_sampling = 0.0) const;
 
-  // Back-propagates r.dlogits, r.dmu and r.dbaseline (set by a loss) into the parameter gradients
+  // Back-propagates r.dlogits, r.dpre and r.dbaseline (set by an Estimator) into the gradients
   // (accumulating; call store().ZeroGrad() first).
   void Backward(Rollout<T>& r) const;
 
@@ -55,6 +57,7 @@ class AttentionModel {
   const ParamStore<T>& store() const { return store_; }
   const ModelSpec& spec() const { return spec_; }
   const Sensor<T>& sensor() const { return *sensor_; }
+  const LocationPolicy<T>& policy() const { return *policy_; }
   // Parameter name prefixes of each sub-network, for tests and diagnostics.
   static constexpr const char* kGlimpse = "glimpse.";
   static constexpr const char* kCore = "core.";
@@ -68,7 +71,8 @@ class AttentionModel {
   ModelSpec spec_;
   ParamStore<T> store_;
   std::unique_ptr<Sensor<T>> sensor_;
-  int P_, D_;
+  std::unique_ptr<LocationPolicy<T>> policy_;
+  int P_, D_, K_;
   GlimpseNetwork<T> glimpse_;
   std::unique_ptr<CoreNetwork<T>> core_;
   Linear<T> location_, action_, baseline_;

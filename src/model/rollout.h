@@ -13,9 +13,10 @@ template <class T>
 struct Rollout {
   int steps = 0, rows = 0;
   // forward
-  Mat<T> mu;        // (T N, P) policy mean of the read parameters
-  Mat<T> loc;       // (T N, P) sampled locations l_t (or the mean, or given)
-  Mat<T> read;      // (T N, P) what the sensor and the glimpse net saw: l_t clamped to [-1, 1]
+  Mat<T> head;      // (T N, K) location policy head (Gaussian: tanh means; categorical: probs)
+  Mat<T> loc;       // (T N, 2) locations l_t: drawn, the policy's expectation, or given
+  std::vector<std::int32_t> choice;  // (T N) categorical cell, kContinuous, or kExpected
+  Mat<T> read;      // (T N, 2) what the sensor and the glimpse net saw: l_t clamped to [-1, 1]
   Mat<T> x;         // (T N, D) glimpses
   Mat<T> hg, hl;    // (T N, Gh) glimpse network hiddens
   Mat<T> g;         // (T N, H) glimpse network outputs = core inputs
@@ -26,12 +27,11 @@ struct Rollout {
   std::vector<std::int32_t> actions;  // (N) argmax of probs
   // gradient signals (set by the loss) and backward scratch
   Mat<T> dlogits;    // (N, C)
-  Mat<T> dmu;        // (T N, P) gradient at mu
+  Mat<T> dpre;       // (T N, K) gradient at the location network's pre-activations
   Mat<T> dbaseline;  // (T N, 1)
   Mat<T> dH;         // ((T+1) N, H)
   Mat<T> dg;         // (T N, H)
   Mat<T> dhg, dhl;   // (T N, Gh)
-  Mat<T> dmu_pre;    // (T N, P)
 
   T* block(Mat<T>& m, int t) { return m.data() + static_cast<Index>(t - 1) * rows * m.shape(1); }
   const T* block(const Mat<T>& m, int t) const {

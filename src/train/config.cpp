@@ -34,6 +34,14 @@ OptionSpec Num(const char* name, const char* group, const char* help, T Experime
           [f](const ExperimentConfig& c) { return ToString(c.*f); },
           [f, name](ExperimentConfig& c, const std::string& s) { c.*f = ParseNumber<T>(name, s); }};
 }
+OptionSpec Flag(const char* name, const char* group, const char* help, bool ExperimentConfig::*f) {
+  return {name, group, help, true, [f](const ExperimentConfig& c) { return std::string(c.*f ? "true" : "false"); },
+          [f, name](ExperimentConfig& c, const std::string& s) {
+            if (s == "true" || s == "1" || s == "yes") c.*f = true;
+            else if (s == "false" || s == "0" || s == "no") c.*f = false;
+            else Fail("option --", name, ": expected true or false, found '", s, "'");
+          }};
+}
 OptionSpec Str(const char* name, const char* group, const char* help,
                std::string ExperimentConfig::*f) {
   return {name, group, help, false, [f](const ExperimentConfig& c) { return c.*f; },
@@ -59,8 +67,11 @@ const std::vector<OptionSpec>& ConfigOptions() {
           "folder with the four IDX files (empty: data/mnist, or Debian's fashion-mnist)", &C::data_dir),
       Num("train-images", "task", "training images per epoch (0 = all 50,000)", &C::train_images),
       Num("seed", "task", "seed of every random stream (init, data, policy, eval)", &C::seed),
-      Str("attention", "sensor", "attention mechanism: gaussian (RAM's retina + Gaussian policy)",
+      Str("attention", "sensor",
+          "attention: gaussian (RAM: retina + Gaussian policy) | categorical (retina at one of N x N "
+          "grid centres, Show-Attend-Tell hard)",
           &C::attention),
+      Num("grid", "sensor", "categorical: N for the N x N grid of glimpse centres", &C::grid),
       Num("glimpses", "sensor", "glimpses per image (T)", &C::glimpses),
       Num("patch", "sensor", "retina patch size g (g x g pixels at the finest scale)", &C::patch),
       Num("scales", "sensor", "retina scales k (each twice as wide as the last)", &C::scales),
@@ -69,8 +80,15 @@ const std::vector<OptionSpec>& ConfigOptions() {
       Num("hidden", "model", "core state size", &C::hidden),
       Num("glimpse-hidden", "model", "glimpse network's h_g and h_l sizes", &C::glimpse_hidden),
       Num("std", "policy", "standard deviation of the Gaussian location policy", &C::std),
-      Str("baseline", "policy", "REINFORCE baseline: none|learned", &C::baseline),
+      Str("baseline", "policy",
+          "REINFORCE baseline: none | learned (RAM) | average (moving average) | loo (leave-one-out "
+          "over --samples)",
+          &C::baseline),
       Num("samples", "policy", "Monte Carlo samples (episodes) of each image per step", &C::samples),
+      Num("entropy", "policy", "entropy bonus beta", &C::entropy),
+      Flag("reward-norm", "policy", "normalise rewards over the batch (mean 0, std 1)", &C::reward_norm),
+      Num("semi-sampling", "policy", "probability that the expected location replaces the sample",
+          &C::semi_sampling),
       Num("rl-weight", "policy", "weight of the REINFORCE term in the hybrid loss", &C::rl_weight),
       Str("optimizer", "optimizer", "sgd|adam", &C::optimizer),
       Num("lr", "optimizer", "learning rate", &C::lr),
@@ -84,6 +102,9 @@ const std::vector<OptionSpec>& ConfigOptions() {
       Num("val-images", "system", "validation images per pass (at most 10,000)", &C::val_images),
       Num("trajectories", "system", "test images whose glimpses are logged each evaluation",
           &C::trajectories),
+      Num("diag-every", "system",
+          "steps between gradient-variance diagnostics on a fixed probe batch (0 = off)", &C::diag_every),
+      Num("diag-draws", "system", "REINFORCE draws per gradient-variance diagnostic", &C::diag_draws),
   };
   return specs;
 }
@@ -109,9 +130,14 @@ void ApplyKeyValues(ExperimentConfig& c, const std::map<std::string, std::string
 void Validate(const ExperimentConfig& c) {
   OneOf("env", c.env, {"mnist28", "translated60", "cluttered60", "cluttered100"});
   OneOf("dataset", c.dataset, {"mnist", "fashion"});
-  OneOf("attention", c.attention, {"gaussian"});
+  OneOf("attention", c.attention, {"gaussian", "categorical"});
+  CheckRange(c.grid, 1, 64, "option --grid");
   OneOf("core", c.core, {"rnn", "lstm"});
-  OneOf("baseline", c.baseline, {"none", "learned"});
+  OneOf("baseline", c.baseline, {"none", "learned", "average", "loo"});
+  Check(c.baseline != "loo" || c.samples >= 2, "option --baseline loo needs --samples of at least 2 ",
+        "(the baseline of each sample is the mean reward of the others), found --samples ", c.samples);
+  Check(c.entropy >= 0, "option --entropy: expected >= 0, found ", c.entropy);
+  CheckRange(c.semi_sampling, 0.0, 1.0, "option --semi-sampling");
   OneOf("optimizer", c.optimizer, {"sgd", "adam"});
   OneOf("schedule", c.schedule, {"constant", "linear"});
   Check(c.train_images >= 0, "option --train-images: expected >= 0 (0 = all), found ", c.train_images);
@@ -135,6 +161,8 @@ void Validate(const ExperimentConfig& c) {
   CheckRange(c.eval_every, 1, 1 << 20, "option --eval-every");
   CheckRange(c.val_images, 1, 10000, "option --val-images");
   CheckRange(c.trajectories, 0, 10000, "option --trajectories");
+  CheckRange(c.diag_every, 0, 1 << 30, "option --diag-every");
+  CheckRange(c.diag_draws, 2, 4096, "option --diag-draws");
 }
 
 }  // namespace glimpse

@@ -21,7 +21,8 @@ struct ExperimentConfig {
   std::int64_t train_images = 0;  // images per epoch; 0 = the whole training split
   std::uint64_t seed = 1;
   // sensor
-  std::string attention = "gaussian";
+  std::string attention = "gaussian";  // gaussian | categorical
+  int grid = 4;                        // categorical: N x N candidate glimpse centres
   int glimpses = 6;
   int patch = 8;
   int scales = 1;
@@ -32,8 +33,11 @@ struct ExperimentConfig {
   int glimpse_hidden = 128;  // h_g and h_l sizes (RAM: 128)
   // policy and estimator
   double std = 0.1;                 // Gaussian location policy standard deviation
-  std::string baseline = "learned";  // none | learned
+  std::string baseline = "learned";  // none | learned | average | loo
   int samples = 1;                  // Monte Carlo samples of each image per step
+  double entropy = 0.0;             // entropy bonus beta
+  bool reward_norm = false;         // normalise rewards over the batch
+  double semi_sampling = 0.0;       // probability that the expected location replaces the sample
   double rl_weight = 1.0;           // weight of the REINFORCE term in the hybrid loss
   // optimizer
   std::string optimizer = "adam";  // sgd | adam
@@ -48,6 +52,8 @@ struct ExperimentConfig {
   int eval_every = 1;       // epochs between validation passes
   int val_images = 10000;   // validation images per pass
   int trajectories = 16;    // test images whose glimpses are logged
+  int diag_every = 0;       // steps between gradient-variance diagnostics (0 = off)
+  int diag_draws = 16;      // REINFORCE draws per diagnostic
 };
 
 struct OptionSpec {

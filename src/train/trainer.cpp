@@ -8,6 +8,8 @@
 #include <thread>
 
 #include "src/attention/retina.h"
+#include "src/rl/categorical_policy.h"
+#include "src/rl/gaussian_policy.h"
 #include "src/core/blas.h"
 #include "src/core/schedule.h"
 #include "src/train/checkpoint.h"
@@ -45,6 +47,11 @@ std::unique_ptr<Sensor<float>> MakeSensor(const ExperimentConfig& c) {
   return std::make_unique<Retina<float>>(c.patch, c.scales, c.unit_pixels);
 }
 
+std::unique_ptr<LocationPolicy<float>> MakePolicy(const ExperimentConfig& c) {
+  if (c.attention == "categorical") return std::make_unique<CategoricalPolicy<float>>(c.grid);
+  return std::make_unique<GaussianPolicy<float>>(c.std);
+}
+
 }  // namespace
 
 Trainer::Trainer(const ExperimentConfig& cfg, RunFile* file, bool resume)
@@ -60,7 +67,7 @@ Trainer::Trainer(const ExperimentConfig& cfg, RunFile* file, bool resume)
   spec.glimpse_hidden = cfg_.glimpse_hidden;
   spec.hidden = cfg_.hidden;
   spec.core = cfg_.core;
-  model_ = std::make_unique<AttentionModel<float>>(spec, MakeSensor(cfg_));
+  model_ = std::make_unique<AttentionModel<float>>(spec, MakeSensor(cfg_), MakePolicy(cfg_));
   Rng init(cfg_.seed, "init");
   model_->Init(init);
   opt_ = MakeOptimizer<float>(cfg_.optimizer, model_->store().size(), static_cast<float>(cfg_.momentum));
@@ -70,8 +77,13 @@ Trainer::Trainer(const ExperimentConfig& cfg, RunFile* file, bool resume)
   eval_capacity_ = cfg_.batch;
   batch_idx_.resize(rows);
   reward_.resize(rows);
-  policy_ = GaussianPolicy<float>{static_cast<float>(cfg_.std)};
-  weights_ = LossWeights{1.0, cfg_.rl_weight, cfg_.baseline == "learned" ? 1.0 : 0.0};
+  EstimatorConfig ec;
+  ec.baseline = ParseBaseline(cfg_.baseline);
+  ec.rl_weight = cfg_.rl_weight;
+  ec.entropy = cfg_.entropy;
+  ec.reward_norm = cfg_.reward_norm;
+  ec.samples = cfg_.samples;
+  estimator_ = std::make_unique<Estimator<float>>(ec, model_->policy());
   perm_.resize(task_->size(Split::kTrain));
 
   if (file_ == nullptr) return;
@@ -114,9 +126,9 @@ void Trainer::TrainStep(const std::int64_t* indices, int images, std::int64_t ep
     for (int m = 0; m < M; ++m) batch_idx_[i * M + m] = indices[i];
   train_ep_->Reset(Split::kTrain, batch_idx_.data(), N, epoch);
   model_->Forward(train_ep_->images(), N, task_->height(), task_->width(), rollout_, LocationMode::kSample,
-                  policy_, &policy_rng_);
+                  &policy_rng_, cfg_.semi_sampling);
   train_ep_->Classify(rollout_.actions.data(), reward_.data());
-  const LossReport rep = HybridLoss(rollout_, train_ep_->labels(), reward_.data(), policy_, weights_);
+  const LossReport rep = estimator_->Compute(rollout_, train_ep_->labels(), reward_.data());
   auto& store = model_->store();
   store.ZeroGrad();
   model_->Backward(rollout_);
@@ -137,7 +149,7 @@ void Trainer::TrainStep(const std::int64_t* indices, int images, std::int64_t ep
   ++step_;
   images_seen_ += images;
   sum_.total += rep.total, sum_.action += rep.action, sum_.reinforce += rep.reinforce;
-  sum_.baseline += rep.baseline, sum_.reward += rep.reward;
+  sum_.baseline += rep.baseline, sum_.reward += rep.reward, sum_.entropy += rep.entropy;
   ++sum_n_;
 }
 
@@ -171,6 +183,7 @@ void Trainer::Run() {
         t_log = now;
         LogTrain(now - t_start, step_ - start_step);
       }
+      if (cfg_.diag_every > 0 && step_ % cfg_.diag_every == 0) Diagnose();
       if (on_step) on_step(step_);
     }
     ++epoch_;
@@ -192,7 +205,8 @@ void Trainer::LogTrain(double elapsed_s, std::int64_t session_steps) {
                              {"images", static_cast<double>(images_seen_)}, {"loss", sum_.total / n},
                              {"loss_action", sum_.action / n}, {"loss_reinforce", sum_.reinforce / n},
                              {"loss_baseline", sum_.baseline / n}, {"reward", sum_.reward / n},
-                             {"accuracy", sum_.reward / n}, {"lr", lr}, {"wall_s", wall_s_}});
+                             {"accuracy", sum_.reward / n}, {"entropy", sum_.entropy / n}, {"lr", lr},
+                             {"wall_s", wall_s_}});
   }
   std::cout << "epoch " << std::fixed << std::setprecision(2) << epoch_f << "/" << cfg_.epochs << " step " << step_
             << " | loss " << std::setprecision(3) << sum_.total / n << " (act " << sum_.action / n << " rl "
@@ -226,7 +240,7 @@ EvalResult Trainer::Evaluate(Split split, int samples, int max_images) {
       for (int m = 0; m < M; ++m) idx[i * M + m] = start + i;
     eval_ep_->Reset(split, idx.data(), n * M, 0);
     model_->Forward(eval_ep_->images(), n * M, task_->height(), task_->width(), eval_rollout_,
-                    M == 1 ? LocationMode::kMean : LocationMode::kSample, policy_, &eval_rng);
+                    M == 1 ? LocationMode::kMean : LocationMode::kSample, &eval_rng);
     for (int i = 0; i < n; ++i) {
       std::fill(avg.begin(), avg.end(), 0.0);
       for (int m = 0; m < M; ++m) {  // average the class probabilities of the M episodes
@@ -251,7 +265,7 @@ void Trainer::WriteTrajectories() {
   for (int i = 0; i < K; ++i) idx[i] = i;
   eval_ep_->Reset(Split::kTest, idx.data(), K, 0);
   model_->Forward(eval_ep_->images(), K, task_->height(), task_->width(), eval_rollout_, LocationMode::kMean,
-                  policy_, nullptr);
+                  nullptr);
   const int TT = cfg_.glimpses;
   std::vector<float> locs(static_cast<std::size_t>(K) * TT * 2);  // (K, T, 2) from (T K, 2)
   for (int t = 0; t < TT; ++t)
@@ -298,13 +312,15 @@ void Trainer::SaveCheckpointNow() {
   c.optimizer_steps = opt_->steps;
   c.rngs["data"] = data_rng_.GetState();
   c.rngs["policy"] = policy_rng_.GetState();
-  for (const char* g : {"/train", "/eval"}) c.lengths[g] = static_cast<std::int64_t>(file_->SeriesLength(g));
+  for (const char* g : {"/train", "/eval", "/diagnostics"})
+    c.lengths[g] = static_cast<std::int64_t>(file_->SeriesLength(g));
   c.lengths["/trajectories"] = file_->Exists("/trajectories/epoch")
                                    ? static_cast<std::int64_t>(file_->ReadArray<std::int64_t>("/trajectories/epoch").size())
                                    : 0;
   c.scalars["wall_s"] = wall_s_;
   c.scalars["images_seen"] = static_cast<double>(images_seen_);
   c.scalars["last_val_error"] = last_val_error_;
+  c.scalars["baseline_average"] = estimator_->average();
   SaveCheckpoint(*file_, c);
 }
 
@@ -337,14 +353,63 @@ void Trainer::LoadCheckpointNow() {
   wall_s_ = c.scalars.count("wall_s") ? c.scalars.at("wall_s") : 0;
   images_seen_ = c.scalars.count("images_seen") ? static_cast<std::int64_t>(c.scalars.at("images_seen")) : 0;
   last_val_error_ = c.scalars.count("last_val_error") ? c.scalars.at("last_val_error") : -1;
+  estimator_->set_average(c.scalars.count("baseline_average") ? c.scalars.at("baseline_average") : 0.0);
   // Rows written after the checkpoint belong to the lost part of the run: drop them.
-  for (const char* g : {"/train", "/eval"})
+  for (const char* g : {"/train", "/eval", "/diagnostics"})
     file_->TruncateSeries(g, static_cast<std::size_t>(c.lengths.count(g) ? c.lengths.at(g) : 0));
   const auto traj = static_cast<std::size_t>(c.lengths.count("/trajectories") ? c.lengths.at("/trajectories") : 0);
   file_->TruncateBlocks<std::int64_t>("/trajectories/epoch", traj);
   file_->TruncateBlocks<float>("/trajectories/locations", traj);
   file_->TruncateBlocks<std::int32_t>("/trajectories/prediction", traj);
   file_->Flush();
+}
+
+}  // namespace glimpse
+
+namespace glimpse {
+
+Trainer::Diagnostic Trainer::MeasureGradientVariance(int draws) {
+  const int B = std::min(cfg_.batch, task_->size(Split::kTrain)), M = cfg_.samples, N = B * M;
+  for (int i = 0; i < B; ++i)
+    for (int m = 0; m < M; ++m) batch_idx_[i * M + m] = i;
+  train_ep_->Reset(Split::kTrain, batch_idx_.data(), N, 0);
+  auto& store = model_->store();
+  const ParamInfo& w = store.info(store.Find("location.fc.W"));
+  const ParamInfo& b = store.info(store.Find("location.fc.b"));
+  const std::size_t first = w.offset, count = w.size + b.size;  // registered together: contiguous
+  std::vector<double> mean(count, 0.0), sq(count, 0.0);
+  Rng rng(cfg_.seed, "diag");
+  const double average = estimator_->average();  // the moving average must not see probe batches
+  Diagnostic d;
+  for (int k = 0; k < draws; ++k) {
+    model_->Forward(train_ep_->images(), N, task_->height(), task_->width(), rollout_, LocationMode::kSample,
+                    &rng, cfg_.semi_sampling);
+    train_ep_->Classify(rollout_.actions.data(), reward_.data());
+    estimator_->set_average(average);
+    d.entropy += estimator_->Compute(rollout_, train_ep_->labels(), reward_.data()).entropy / draws;
+    store.ZeroGrad();
+    model_->Backward(rollout_);
+    const float* g = store.grads().data() + first;
+    for (std::size_t i = 0; i < count; ++i) mean[i] += g[i], sq[i] += static_cast<double>(g[i]) * g[i];
+  }
+  estimator_->set_average(average);
+  store.ZeroGrad();
+  double var_sum = 0, mean_sq = 0;
+  for (std::size_t i = 0; i < count; ++i) {
+    const double m = mean[i] / draws;
+    var_sum += std::max(0.0, (sq[i] - draws * m * m) / (draws - 1));
+    mean_sq += m * m;
+  }
+  d.grad_var = var_sum / static_cast<double>(count);
+  d.grad_snr = var_sum > 0 ? std::sqrt(mean_sq / var_sum) : 0.0;
+  return d;
+}
+
+void Trainer::Diagnose() {
+  const Diagnostic d = MeasureGradientVariance(cfg_.diag_draws);
+  if (file_)
+    file_->Append("/diagnostics", {{"step", static_cast<double>(step_)}, {"grad_var", d.grad_var},
+                                   {"grad_snr", d.grad_snr}, {"entropy", d.entropy}});
 }
 
 }  // namespace glimpse

@@ -16,7 +16,7 @@
 #include "envs/episode.h"
 #include "src/core/optimizer.h"
 #include "src/model/attention_model.h"
-#include "src/rl/hybrid_loss.h"
+#include "src/rl/estimator.h"
 #include "src/train/config.h"
 #include "src/train/run_file.h"
 
@@ -49,6 +49,15 @@ class Trainer {
   std::int64_t step() const { return step_; }
   std::int64_t epoch() const { return epoch_; }
   AttentionModel<float>& model() { return *model_; }
+  // Gradient-variance diagnostic on the fixed probe batch (the first B training images, epoch 0):
+  // over cfg.diag_draws REINFORCE draws, the location network's gradient g_d; grad_var is the mean
+  // per-parameter variance, grad_snr = |mean g| / sqrt(sum of variances), entropy the mean policy
+  // entropy per step. Uses its own Rng stream and leaves the training state untouched.
+  struct Diagnostic {
+    double grad_var = 0, grad_snr = 0, entropy = 0;
+  };
+  Diagnostic MeasureGradientVariance(int draws);
+
   // Called after every update (tests use it to stop a run part-way).
   std::function<void(std::int64_t step)> on_step;
 
@@ -56,6 +65,7 @@ class Trainer {
   void TrainStep(const std::int64_t* indices, int images, std::int64_t epoch);
   void LogTrain(double elapsed_s, std::int64_t session_steps);
   void EndEpoch();
+  void Diagnose();
   void WriteTrajectories();
   void SaveCheckpointNow();
   void LoadCheckpointNow();
@@ -71,8 +81,7 @@ class Trainer {
   std::unique_ptr<Episode<float>> train_ep_, eval_ep_;
   int eval_capacity_ = 0;
   Rollout<float> rollout_, eval_rollout_;
-  GaussianPolicy<float> policy_;
-  LossWeights weights_;
+  std::unique_ptr<Estimator<float>> estimator_;
   Rng data_rng_, policy_rng_;
   std::vector<std::int64_t> perm_, batch_idx_;
   std::vector<float> reward_;

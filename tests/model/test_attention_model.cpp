@@ -3,7 +3,8 @@
 
 #include "src/attention/retina.h"
 #include "src/model/attention_model.h"
-#include "src/rl/hybrid_loss.h"
+#include "src/rl/estimator.h"
+#include "src/rl/gaussian_policy.h"
 #include "tests/gradcheck.h"
 
 using namespace glimpse;
@@ -18,7 +19,6 @@ struct Fixture {
   std::unique_ptr<AttentionModel<double>> model;
   std::vector<double> images;
   std::vector<std::int32_t> labels;
-  GaussianPolicy<double> policy{0.2};
   Rollout<double> r;
   std::vector<double> reward;
 
@@ -28,7 +28,8 @@ struct Fixture {
     spec.hidden = 9;
     spec.classes = 4;
     spec.core = core;
-    model = std::make_unique<AttentionModel<double>>(spec, std::make_unique<Retina<double>>(4, 2));
+    model = std::make_unique<AttentionModel<double>>(spec, std::make_unique<Retina<double>>(4, 2),
+                                                     std::make_unique<GaussianPolicy<double>>(0.2));
     Rng rng(11, "init");
     model->Init(rng);
     images.resize(kN * kH * kW);
@@ -38,12 +39,18 @@ struct Fixture {
     // Half the episodes "right", half "wrong": a reward pattern fixed for the check.
     reward = {1, 0, 1, 1, 0, 0};
     Rng policy_rng(11, "policy");
-    model->Forward(images.data(), kN, kH, kW, r, LocationMode::kSample, policy, &policy_rng);
+    model->Forward(images.data(), kN, kH, kW, r, LocationMode::kSample, &policy_rng);
   }
 
-  LossReport Gradients(const LossWeights& w) {
+  // Weights of the action, REINFORCE and baseline terms.
+  LossReport Gradients(double action, double reinforce, double baseline) {
+    EstimatorConfig ec;
+    ec.action_weight = action;
+    ec.rl_weight = reinforce;
+    ec.baseline_weight = baseline;
+    Estimator<double> est(ec, model->policy());
     model->store().ZeroGrad();
-    const LossReport rep = HybridLoss(r, labels.data(), reward.data(), policy, w);
+    const LossReport rep = est.Compute(r, labels.data(), reward.data());
     model->Backward(r);
     return rep;
   }
@@ -66,21 +73,21 @@ TEST_CASE("RAM gradient flow: REINFORCE reaches only the location network", "[mo
     INFO(core);
     Fixture f(core);
     // Classification alone: everything but the location and baseline networks.
-    f.Gradients({1.0, 0.0, 0.0});
+    f.Gradients(1.0, 0.0, 0.0);
     CHECK(f.MaxGrad("location.") == 0.0);
     CHECK(f.MaxGrad("baseline.") == 0.0);
     CHECK(f.MaxGrad("action.") > 0.0);
     CHECK(f.MaxGrad("core.") > 0.0);
     CHECK(f.MaxGrad("glimpse.") > 0.0);
     // REINFORCE alone: the location network, and nothing else.
-    f.Gradients({0.0, 1.0, 0.0});
+    f.Gradients(0.0, 1.0, 0.0);
     CHECK(f.MaxGrad("location.") > 0.0);
     for (const char* other : {"action.", "core.", "glimpse.", "baseline."}) {
       INFO(other);
       CHECK(f.MaxGrad(other) == 0.0);
     }
     // The baseline's regression: the baseline network only, never the core.
-    f.Gradients({0.0, 0.0, 1.0});
+    f.Gradients(0.0, 0.0, 1.0);
     CHECK(f.MaxGrad("baseline.") > 0.0);
     for (const char* other : {"action.", "core.", "glimpse.", "location."}) {
       INFO(other);
@@ -94,8 +101,10 @@ TEST_CASE("RAM whole-model gradient check with the location samples held fixed",
   for (const char* core : {"rnn", "lstm"}) {
     INFO(core);
     Fixture f(core);
-    const LossWeights w{1.0, 0.7, 0.5};
-    f.Gradients(w);
+    struct {
+      double action = 1.0, reinforce = 0.7, baseline = 0.5;
+    } w;
+    f.Gradients(w.action, w.reinforce, w.baseline);
     // Advantages A = R - b are constants of the surrogate (the baseline is detached in them).
     const Rollout<double> fixed = f.r;
     const int N = kN, TT = f.spec.steps;
@@ -105,7 +114,7 @@ TEST_CASE("RAM whole-model gradient check with the location samples held fixed",
     auto& st = f.model->store();
     auto surrogate = [&] {
       Rollout<double>& r = f.r;
-      f.model->Forward(f.images.data(), N, kH, kW, r, LocationMode::kGiven, f.policy, nullptr);
+      f.model->Forward(f.images.data(), N, kH, kW, r, LocationMode::kGiven, nullptr);
       const double* Wl = st.value(st.Find("location.fc.W"));
       const double* bl = st.value(st.Find("location.fc.b"));
       const double* Wb = st.value(st.Find("baseline.fc.W"));
@@ -150,14 +159,14 @@ TEST_CASE("RAM whole-model gradient check with the location samples held fixed",
 TEST_CASE("Policy-mean forward is deterministic and sampled forward follows the seed", "[model]") {
   Fixture f("rnn");
   Rollout<double> a, b;
-  f.model->Forward(f.images.data(), kN, kH, kW, a, LocationMode::kMean, f.policy, nullptr);
-  f.model->Forward(f.images.data(), kN, kH, kW, b, LocationMode::kMean, f.policy, nullptr);
+  f.model->Forward(f.images.data(), kN, kH, kW, a, LocationMode::kMean, nullptr);
+  f.model->Forward(f.images.data(), kN, kH, kW, b, LocationMode::kMean, nullptr);
   CHECK(xt::allclose(a.logits, b.logits));
-  CHECK(xt::allclose(a.loc, a.mu));
+  CHECK(xt::allclose(a.loc, a.head));
   Rng r1(5, "policy"), r2(5, "policy");
-  f.model->Forward(f.images.data(), kN, kH, kW, a, LocationMode::kSample, f.policy, &r1);
-  f.model->Forward(f.images.data(), kN, kH, kW, b, LocationMode::kSample, f.policy, &r2);
+  f.model->Forward(f.images.data(), kN, kH, kW, a, LocationMode::kSample, &r1);
+  f.model->Forward(f.images.data(), kN, kH, kW, b, LocationMode::kSample, &r2);
   CHECK(xt::allclose(a.loc, b.loc));
-  CHECK(!xt::allclose(a.loc, a.mu));
+  CHECK(!xt::allclose(a.loc, a.head));
   for (double v : a.read) CHECK((v >= -1.0 && v <= 1.0));
 }

@@ -1,0 +1,42 @@
+// The one interface behind every hard-attention location policy (REINFORCE learns it).
+//
+// The location network maps h_{t-1} (N, H) to K pre-activations per row; the policy turns them into
+// its "head" (N, K) (Gaussian: tanh means; categorical: softmax probabilities over a grid), draws a
+// location l (N, 2) in [-1, 1]^2, and gives the score d log pi(l) / d pre for REINFORCE. A choice
+// index per row identifies a categorical draw; kExpected marks a row whose location was replaced by
+// the policy's expected location (semi-sampling), which carries no REINFORCE gradient.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "src/core/rng.h"
+
+namespace glimpse {
+
+template <class T>
+class LocationPolicy {
+ public:
+  static constexpr std::int32_t kContinuous = -1;  // a Gaussian draw
+  static constexpr std::int32_t kExpected = -2;    // the expected location, not a draw
+
+  virtual ~LocationPolicy() = default;
+  virtual std::string name() const = 0;
+  virtual int head_size() const = 0;  // K
+  // pre (N, K) -> head (N, K); may alias.
+  virtual void Activate(const T* pre, int rows, T* head) const = 0;
+  // Expected location of each row: head (N, K) -> loc (N, 2).
+  virtual void Mean(const T* head, int rows, T* loc) const = 0;
+  // One draw per row: loc (N, 2) and choice (N).
+  virtual void Sample(const T* head, int rows, Rng& rng, T* loc, std::int32_t* choice) const = 0;
+  // log pi(l | head) of one row (choice != kExpected).
+  virtual double LogProb(const T* head, const T* loc, std::int32_t choice) const = 0;
+  // dpre (K) += coef * d log pi(l) / d pre for one row (choice != kExpected).
+  virtual void AddScore(const T* head, const T* loc, std::int32_t choice, T coef, T* dpre) const = 0;
+  // Entropy of one row's distribution, and dpre (K) += coef * dH / d pre.
+  virtual double Entropy(const T* head) const = 0;
+  virtual void AddEntropyGrad(const T* head, T coef, T* dpre) const = 0;
+};
+
+}  // namespace glimpse
