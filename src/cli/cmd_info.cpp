@@ -2,6 +2,7 @@
 #include <iostream>
 
 #include "envs/dataset.h"
+#include "src/core/version.h"
 #include "src/cli/commands.h"
 #include "src/cli/options.h"
 #include "src/core/blas.h"
@@ -17,7 +18,7 @@ int RunInfo(int argc, char** argv) {
       "/usr/share/datasets/fashion-mnist for fashion)");
   po::variables_map vm;
   if (!ParseOrHelp(argc, argv, desc, vm, "glimpse info [options]")) return 0;
-  std::cout << "glimpse " << GLIMPSE_VERSION << " (commit " << GLIMPSE_COMMIT << ")\n";
+  std::cout << "glimpse " << Version() << " (commit " << SourceCommit() << ")\n";
   std::cout << "blas_threads=" << GetBlasThreads() << "\n";
   std::string dir = vm["data-dir"].as<std::string>();
   if (dir.empty()) dir = DefaultDataDir(vm["dataset"].as<std::string>());

@@ -8,6 +8,7 @@ const std::vector<Command>& Commands() {
       {"eval", "test or validation error of a run; last line test_error=F", RunEval},
       {"info", "print version, build and BLAS threads, and summarise a data set (a smoke run)",
        RunInfo},
+      {"summarize", "a markdown table row per run file (errors, speed, gradient variance)", RunSummarize},
       {"render", "write a PNG grid of task samples", RunRender},
       {"bench", "measure throughput; last line images_per_s=F", RunBench},
   };

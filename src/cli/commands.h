@@ -19,6 +19,7 @@ int RunRender(int argc, char** argv);
 int RunBench(int argc, char** argv);
 int RunTrain(int argc, char** argv);
 int RunEval(int argc, char** argv);
+int RunSummarize(int argc, char** argv);
 
 const std::vector<Command>& Commands();
 

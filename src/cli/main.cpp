@@ -4,6 +4,7 @@
 #include <cstring>
 #include <iostream>
 
+#include "src/core/version.h"
 #include "src/cli/commands.h"
 #include "src/core/error.h"
 
@@ -26,7 +27,7 @@ int main(int argc, char** argv) {
     return argc < 2 ? 2 : 0;
   }
   if (!std::strcmp(argv[1], "--version")) {
-    std::cout << "glimpse " << GLIMPSE_VERSION << " (commit " << GLIMPSE_COMMIT << ")\n";
+    std::cout << "glimpse " << glimpse::Version() << " (commit " << glimpse::SourceCommit() << ")\n";
     return 0;
   }
   for (const auto& c : glimpse::cli::Commands()) {

@@ -61,9 +61,18 @@ RunFile::RunFile(const std::string& path, Mode mode) : path_(path), impl_(std::m
     } catch (const H5::Exception&) {
     }
     Check(hdf5, "'", path, "' is not an HDF5 file (is it a glimpse run file?)");
-    impl_->file = H5::H5File(path, mode == Mode::kReadOnly ? H5F_ACC_RDONLY : H5F_ACC_RDWR);
+    if (mode == Mode::kReadOnly) {
+      // Readers do not take HDF5's file lock, so a run can be inspected while it trains (every
+      // append is flushed).
+      H5::FileAccPropList fapl;
+      H5Pset_file_locking(fapl.getId(), false, true);
+      impl_->file = H5::H5File(path, H5F_ACC_RDONLY, H5::FileCreatPropList::DEFAULT, fapl);
+    } else {
+      impl_->file = H5::H5File(path, H5F_ACC_RDWR);
+    }
   } catch (const H5::Exception& e) {
-    Fail("cannot open '", path, "' as HDF5: ", e.getDetailMsg());
+    Fail("cannot open '", path, "' as HDF5 (", e.getDetailMsg(),
+         "): is a glimpse train still writing it, or is the file damaged?");
   }
   Check(Attributes("/").count(kMagicAttribute) == 1, "'", path,
         "' is an HDF5 file but not a glimpse run file (no '", kMagicAttribute, "' attribute)");

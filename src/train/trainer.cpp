@@ -12,6 +12,7 @@
 #include "src/rl/gaussian_policy.h"
 #include "src/core/blas.h"
 #include "src/core/schedule.h"
+#include "src/core/version.h"
 #include "src/train/checkpoint.h"
 
 namespace glimpse {
@@ -92,8 +93,8 @@ Trainer::Trainer(const ExperimentConfig& cfg, RunFile* file, bool resume)
     return;
   }
   for (const auto& [k, v] : ToKeyValues(cfg_)) file_->SetAttribute("/", k, v);
-  file_->SetAttribute("/", "glimpse_version", GLIMPSE_VERSION);
-  file_->SetAttribute("/", "source_commit", GLIMPSE_COMMIT);
+  file_->SetAttribute("/", "glimpse_version", Version());
+  file_->SetAttribute("/", "source_commit", SourceCommit());
   file_->SetAttribute("/", "created_utc", UtcNow());
   file_->SetAttribute("/", "parameters", std::to_string(model_->store().size()));
   // The fixed test images whose glimpses are logged each evaluation.

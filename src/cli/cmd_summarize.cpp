@@ -1,0 +1,76 @@
+// glimpse summarize: one markdown table row per run file (progress, errors, speed, diagnostics);
+// --status prints only new|partial|finished for one run (used by scripts/sweep).
+#include <cmath>
+#include <iomanip>
+#include <iostream>
+#include <numeric>
+
+#include "src/cli/commands.h"
+#include "src/cli/options.h"
+#include "src/cli/run_config.h"
+#include "src/core/error.h"
+#include "src/train/checkpoint.h"
+
+namespace glimpse::cli {
+namespace {
+
+double MeanOf(const std::vector<double>& v) {
+  return v.empty() ? NAN : std::accumulate(v.begin(), v.end(), 0.0) / static_cast<double>(v.size());
+}
+
+std::string Percent(double f) {
+  if (!std::isfinite(f)) return "-";
+  std::ostringstream os;
+  os << std::fixed << std::setprecision(2) << 100 * f;
+  return os.str();
+}
+
+}  // namespace
+
+int RunSummarize(int argc, char** argv) {
+  po::options_description desc("summarize options");
+  desc.add_options()("help,h", "show this help")(
+      "runs", po::value<std::vector<std::string>>()->multitoken()->required(), "run files")(
+      "status", "print only new|partial|finished (one run)");
+  po::positional_options_description pos;
+  pos.add("runs", -1);
+  po::variables_map vm;
+  po::store(po::command_line_parser(argc, argv).options(desc).positional(pos).run(), vm);
+  if (vm.count("help")) {
+    std::cout << "usage: glimpse summarize RUN.h5 [RUN.h5 ...] [--status]\n\n" << desc << "\n";
+    return 0;
+  }
+  po::notify(vm);
+  const auto runs = vm["runs"].as<std::vector<std::string>>();
+  if (vm.count("status")) {
+    Check(runs.size() == 1, "--status takes one run file");
+    const RunFile f(runs[0], RunFile::Mode::kReadOnly);
+    const ExperimentConfig cfg = ConfigFromRun(f);
+    const std::int64_t done = HasCheckpoint(f) ? LoadCheckpoint(f).epoch : 0;
+    std::cout << (done >= cfg.epochs ? "finished" : done > 0 ? "partial" : "new") << "\n";
+    return 0;
+  }
+  std::cout << "| run | epochs | test error % (M=1) | val error % | images | images/s | grad var | grad SNR | parameters |\n"
+               "|---|---|---|---|---|---|---|---|---|\n";
+  for (const auto& path : runs) {
+    const RunFile f(path, RunFile::Mode::kReadOnly);
+    const ExperimentConfig cfg = ConfigFromRun(f);
+    const std::int64_t done = HasCheckpoint(f) ? LoadCheckpoint(f).epoch : 0;
+    const auto test = f.SeriesLength("/eval") ? f.ReadSeries("/eval", "test_error") : std::vector<double>{};
+    const auto val = f.SeriesLength("/eval") ? f.ReadSeries("/eval", "val_error") : std::vector<double>{};
+    const auto images = f.SeriesLength("/train") ? f.ReadSeries("/train", "images") : std::vector<double>{};
+    const auto wall = f.SeriesLength("/train") ? f.ReadSeries("/train", "wall_s") : std::vector<double>{};
+    const auto gv = f.SeriesLength("/diagnostics") ? f.ReadSeries("/diagnostics", "grad_var") : std::vector<double>{};
+    const auto snr = f.SeriesLength("/diagnostics") ? f.ReadSeries("/diagnostics", "grad_snr") : std::vector<double>{};
+    const double n_img = images.empty() ? 0 : images.back();
+    const double rate = wall.empty() || wall.back() <= 0 ? NAN : n_img / wall.back();
+    std::cout << "| " << path << " | " << done << "/" << cfg.epochs << " | "
+              << Percent(test.empty() ? NAN : test.back()) << " | " << Percent(val.empty() ? NAN : val.back())
+              << " | " << std::fixed << std::setprecision(0) << n_img << " | " << rate << " | "
+              << std::scientific << std::setprecision(2) << MeanOf(gv) << " | " << std::fixed
+              << std::setprecision(3) << MeanOf(snr) << " | " << f.Attributes("/")["parameters"] << " |\n";
+  }
+  return 0;
+}
+
+}  // namespace glimpse::cli
