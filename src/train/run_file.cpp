@@ -3,6 +3,8 @@
 #include <H5Cpp.h>
 #include <sys/stat.h>
 
+#include <limits>
+
 #include "src/core/error.h"
 
 namespace glimpse {
@@ -152,11 +154,14 @@ void RunFile::Append(const std::string& group, const std::vector<std::pair<std::
     for (const auto& [name, value] : row) {
       const std::string p = group + "/" + name;
       if (!Exists(p)) {
-        Check(n == 0, "series '", p, "' added to a group that already has ", n, " rows");
-        hsize_t dims[1] = {0}, maxdims[1] = {H5S_UNLIMITED}, chunk[1] = {256};
+        // A series new to a group that already has rows (a run made by an older glimpse, resumed)
+        // starts with NaN for the earlier rows, so the group's series keep one length.
+        hsize_t dims[1] = {n}, maxdims[1] = {H5S_UNLIMITED}, chunk[1] = {256};
         H5::DataSpace space(1, dims, maxdims);
         H5::DSetCreatPropList props;
         props.setChunk(1, chunk);
+        const double nan = std::numeric_limits<double>::quiet_NaN();
+        props.setFillValue(H5::PredType::NATIVE_DOUBLE, &nan);
         impl_->file.createDataSet(p, H5::PredType::NATIVE_DOUBLE, space, props);
       }
       H5::DataSet ds = impl_->file.openDataSet(p);
