@@ -1,6 +1,5 @@
 // glimpse train: train a model from a config (file and/or options) into one HDF5 run file, or
 // continue one with --resume.
-#include <cstdio>
 #include <iomanip>
 #include <iostream>
 
@@ -69,7 +68,7 @@ int RunTrain(int argc, char** argv) {
   try {
     trainer = std::make_unique<Trainer>(cfg, &file, /*resume=*/false);
   } catch (...) {
-    std::remove(out.c_str());  // nothing was trained: leave no half-made run file behind
+    file.Discard();  // nothing was trained: leave no half-made run file behind
     throw;
   }
   std::cout << "writing '" << out << "'\n";

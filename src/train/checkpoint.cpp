@@ -40,7 +40,6 @@ std::vector<std::string> Split(const std::string& s, char sep) {
 void WriteSlot(RunFile& f, const std::string& slot, const Checkpoint& c) {
   f.CreateGroup(slot);
   f.SetAttribute(slot, "complete", "0");
-  f.Flush();
   f.WriteArray<float>(slot + "/params", {c.params.size()}, c.params.data());
   std::string names, shapes;
   std::vector<std::int64_t> offsets;
@@ -66,9 +65,7 @@ void WriteSlot(RunFile& f, const std::string& slot, const Checkpoint& c) {
   f.SetAttribute(slot, "optimizer_steps", std::to_string(c.optimizer_steps));
   for (const auto& [k, v] : c.lengths) f.SetAttribute(slot, "length:" + k, std::to_string(v));
   for (const auto& [k, v] : c.scalars) f.SetAttribute(slot, "scalar:" + k, Num(v));
-  f.Flush();
   f.SetAttribute(slot, "complete", "1");
-  f.Flush();
 }
 
 }  // namespace
@@ -80,7 +77,6 @@ void SaveCheckpoint(RunFile& f, const Checkpoint& c) {
   if (f.Exists("/checkpoint")) f.Move("/checkpoint", "/checkpoint_prev");
   f.Move(spare, "/checkpoint");
   if (f.Exists("/checkpoint_prev")) f.Move("/checkpoint_prev", "/checkpoint_next");
-  f.Flush();
 }
 
 namespace {

@@ -2,9 +2,10 @@
 // table, optimizer state, every Rng stream, the step, and the lengths every series had, so that a
 // resumed run drops rows written after the checkpoint and continues exactly as if never stopped.
 //
-// Atomicity: two slots that are reused in place (no file growth). A save writes the spare slot,
-// marks it complete, then swaps the names so that /checkpoint is the new one. A crash at any point
-// leaves at least one complete slot; LoadCheckpoint takes the complete slot with the highest step.
+// Two slots are reused in place, so the file does not grow per epoch. A save writes the spare slot,
+// marks it complete, then swaps the names so that /checkpoint is the new one; LoadCheckpoint takes
+// the complete slot with the highest step. (Crash safety of the file as a whole comes from
+// RunFile::Commit; the caller commits after saving.)
 #pragma once
 
 #include <cstdint>

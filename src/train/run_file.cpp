@@ -1,7 +1,15 @@
 #include "src/train/run_file.h"
 
 #include <H5Cpp.h>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
 
 #include <limits>
 
@@ -45,15 +53,74 @@ auto Guard(const std::string& file, const char* what, F&& f) -> decltype(f()) {
 
 struct RunFile::Impl {
   H5::H5File file;
+  bool writable = false;
+  bool dirty = false;
+  std::string work;  // the private working copy that writes go to (writable modes)
+  int lock_fd = -1;  // flock on PATH.lock: one writer per run file
 };
 
+namespace {
+
+H5::FileAccPropList NoHdf5Locking() {
+  // glimpse serialises writers itself (PATH.lock) and readers only ever see complete files.
+  H5::FileAccPropList fapl;
+  H5Pset_file_locking(fapl.getId(), false, true);
+  return fapl;
+}
+
+void FsyncPath(const std::string& p) {
+  const int fd = ::open(p.c_str(), O_RDONLY);
+  if (fd >= 0) {
+    ::fsync(fd);
+    ::close(fd);
+  }
+}
+
+std::string DirOf(const std::string& p) {
+  const auto slash = p.rfind('/');
+  return slash == std::string::npos ? "." : p.substr(0, slash == 0 ? 1 : slash);
+}
+
+}  // namespace
+
 RunFile::RunFile(const std::string& path, Mode mode) : path_(path), impl_(std::make_unique<Impl>()) {
+  try {
+    Open(mode);
+  } catch (...) {  // the destructor does not run: release what Open took
+    try {
+      impl_->file.close();
+    } catch (...) {
+    }
+    if (impl_->lock_fd >= 0) {
+      if (!impl_->work.empty()) std::remove(impl_->work.c_str());
+      std::remove((path_ + ".lock").c_str());
+      ::close(impl_->lock_fd);
+    }
+    throw;
+  }
+}
+
+void RunFile::Open(Mode mode) {
+  const std::string& path = path_;
   H5::Exception::dontPrint();
+  impl_->writable = mode != Mode::kReadOnly;
+  if (impl_->writable) {
+    impl_->lock_fd = ::open((path + ".lock").c_str(), O_CREAT | O_RDWR, 0644);
+    Check(impl_->lock_fd >= 0, "cannot write next to '", path, "': ", std::strerror(errno),
+          " (is the folder missing or read-only?)");
+    if (::flock(impl_->lock_fd, LOCK_EX | LOCK_NB) != 0) {
+      ::close(impl_->lock_fd);
+      impl_->lock_fd = -1;
+      Fail("'", path, "' is being written by another glimpse process");
+    }
+    impl_->work = path + ".work";
+  }
   try {
     if (mode == Mode::kCreate || mode == Mode::kOverwrite) {
       Check(mode == Mode::kOverwrite || !FileExists(path), "'", path,
             "' exists; pass --force to overwrite it, or --resume to continue it");
-      impl_->file = H5::H5File(path, H5F_ACC_TRUNC);
+      impl_->file = H5::H5File(impl_->work, H5F_ACC_TRUNC, H5::FileCreatPropList::DEFAULT, NoHdf5Locking());
+      impl_->dirty = true;
       return;
     }
     Check(FileExists(path), "run file '", path, "' does not exist");
@@ -64,17 +131,15 @@ RunFile::RunFile(const std::string& path, Mode mode) : path_(path), impl_(std::m
     }
     Check(hdf5, "'", path, "' is not an HDF5 file (is it a glimpse run file?)");
     if (mode == Mode::kReadOnly) {
-      // Readers do not take HDF5's file lock, so a run can be inspected while it trains (every
-      // append is flushed).
-      H5::FileAccPropList fapl;
-      H5Pset_file_locking(fapl.getId(), false, true);
-      impl_->file = H5::H5File(path, H5F_ACC_RDONLY, H5::FileCreatPropList::DEFAULT, fapl);
+      impl_->file = H5::H5File(path, H5F_ACC_RDONLY, H5::FileCreatPropList::DEFAULT, NoHdf5Locking());
     } else {
-      impl_->file = H5::H5File(path, H5F_ACC_RDWR);
+      std::filesystem::copy_file(path, impl_->work, std::filesystem::copy_options::overwrite_existing);
+      impl_->file = H5::H5File(impl_->work, H5F_ACC_RDWR, H5::FileCreatPropList::DEFAULT, NoHdf5Locking());
     }
   } catch (const H5::Exception& e) {
-    Fail("cannot open '", path, "' as HDF5 (", e.getDetailMsg(),
-         "): is a glimpse train still writing it, or is the file damaged?");
+    Fail("cannot open '", path, "' as HDF5 (", e.getDetailMsg(), "): the file is damaged");
+  } catch (const std::filesystem::filesystem_error& e) {
+    Fail("cannot copy '", path, "' to '", impl_->work, "': ", e.what());
   }
   Check(Attributes("/").count(kMagicAttribute) == 1, "'", path,
         "' is an HDF5 file but not a glimpse run file (no '", kMagicAttribute, "' attribute)");
@@ -82,9 +147,45 @@ RunFile::RunFile(const std::string& path, Mode mode) : path_(path), impl_(std::m
 
 RunFile::~RunFile() {
   try {
+    if (impl_->writable && impl_->dirty) Commit();
+  } catch (...) {
+  }
+  try {
     impl_->file.close();
   } catch (...) {
   }
+  if (impl_->writable) {
+    std::remove(impl_->work.c_str());
+    if (impl_->lock_fd >= 0) {
+      std::remove((path_ + ".lock").c_str());
+      ::close(impl_->lock_fd);
+    }
+  }
+}
+
+void RunFile::Discard() { impl_->dirty = false; }
+
+void RunFile::Commit() {
+  if (!impl_->writable) return;
+  Guard(path_, "Commit", [&] {
+    impl_->file.flush(H5F_SCOPE_GLOBAL);
+    impl_->file.close();
+  });
+  // The working copy becomes the run file in one rename: a kill at any moment leaves either the
+  // previous or the new complete file.
+  FsyncPath(impl_->work);
+  if (std::rename(impl_->work.c_str(), path_.c_str()) != 0)
+    Fail("cannot save '", path_, "': ", std::strerror(errno), " (the last saved state is intact)");
+  FsyncPath(DirOf(path_));
+  try {
+    std::filesystem::copy_file(path_, impl_->work, std::filesystem::copy_options::overwrite_existing);
+  } catch (const std::filesystem::filesystem_error& e) {
+    Fail("cannot continue writing '", path_, "': ", e.what(), " (disk full? the run file is intact)");
+  }
+  Guard(path_, "Commit", [&] {
+    impl_->file = H5::H5File(impl_->work, H5F_ACC_RDWR, H5::FileCreatPropList::DEFAULT, NoHdf5Locking());
+  });
+  impl_->dirty = false;
 }
 
 bool RunFile::Exists(const std::string& path) const {
@@ -105,24 +206,23 @@ bool RunFile::Exists(const std::string& path) const {
 
 void RunFile::CreateGroup(const std::string& path) {
   return Guard(path_, "CreateGroup", [&] {
+    impl_->dirty = true;
     if (!Exists(path)) impl_->file.createGroup(path);
   });
 }
 
 void RunFile::Move(const std::string& from, const std::string& to) {
   return Guard(path_, "Move", [&] {
+    impl_->dirty = true;
     Check(H5Lmove(impl_->file.getId(), from.c_str(), impl_->file.getId(), to.c_str(), H5P_DEFAULT,
                   H5P_DEFAULT) >= 0,
           "HDF5: cannot move '", from, "' to '", to, "' in '", path_, "'");
   });
 }
 
-void RunFile::Flush() {
-  Guard(path_, "Flush", [&] { impl_->file.flush(H5F_SCOPE_GLOBAL); });
-}
-
 void RunFile::SetAttribute(const std::string& object, const std::string& name, const std::string& value) {
   return Guard(path_, "SetAttribute", [&] {
+    impl_->dirty = true;
     H5::Group g = impl_->file.openGroup(object);
     const H5::StrType st(H5::PredType::C_S1, H5T_VARIABLE);
     if (g.attrExists(name)) g.removeAttr(name);
@@ -149,6 +249,7 @@ std::map<std::string, std::string> RunFile::Attributes(const std::string& object
 
 void RunFile::Append(const std::string& group, const std::vector<std::pair<std::string, double>>& row) {
   return Guard(path_, "Append", [&] {
+    impl_->dirty = true;
     CreateGroup(group);
     const std::size_t n = SeriesLength(group);
     for (const auto& [name, value] : row) {
@@ -174,7 +275,6 @@ void RunFile::Append(const std::string& group, const std::vector<std::pair<std::
       H5::DataSpace ms(1, count);
       ds.write(&value, H5::PredType::NATIVE_DOUBLE, ms, fs);
     }
-    Flush();
   });
 }
 
@@ -206,14 +306,15 @@ std::vector<double> RunFile::ReadSeries(const std::string& group, const std::str
 
 void RunFile::TruncateSeries(const std::string& group, std::size_t length) {
   return Guard(path_, "TruncateSeries", [&] {
+    impl_->dirty = true;
     for (const auto& name : SeriesNames(group)) TruncateBlocks<double>(group + "/" + name, length);
-    Flush();
   });
 }
 
 template <class T>
 void RunFile::WriteArray(const std::string& path, const std::vector<std::size_t>& shape, const T* data) {
   return Guard(path_, "WriteArray", [&] {
+    impl_->dirty = true;
     std::vector<hsize_t> dims(shape.begin(), shape.end());
     if (Exists(path)) {
       H5::DataSet ds = impl_->file.openDataSet(path);
@@ -250,6 +351,7 @@ std::vector<T> RunFile::ReadArray(const std::string& path, std::vector<std::size
 template <class T>
 void RunFile::AppendBlock(const std::string& path, const std::vector<std::size_t>& block_shape, const T* data) {
   return Guard(path_, "AppendBlock", [&] {
+    impl_->dirty = true;
     const int rank = static_cast<int>(block_shape.size()) + 1;
     std::vector<hsize_t> count(rank, 1), offset(rank, 0);
     for (int i = 1; i < rank; ++i) count[i] = block_shape[i - 1];
@@ -280,6 +382,7 @@ void RunFile::AppendBlock(const std::string& path, const std::vector<std::size_t
 template <class T>
 void RunFile::TruncateBlocks(const std::string& path, std::size_t length) {
   return Guard(path_, "TruncateBlocks", [&] {
+    impl_->dirty = true;
     if (!Exists(path)) return;
     H5::DataSet ds = impl_->file.openDataSet(path);
     H5::DataSpace sp = ds.getSpace();

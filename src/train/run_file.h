@@ -1,9 +1,15 @@
 // One HDF5 file per run (DESIGN.md section 8). This header hides HDF5: run_file.cpp is the only
 // file that includes H5Cpp.h.
 //
+// Crash safety: HDF5 files can be left unreadable by a kill in the middle of a write, so a writer
+// never writes the run file itself. It writes a private copy, PATH.work, and Commit() makes that copy
+// the run file with one atomic rename (then copies it again to keep writing). Whatever moment a
+// process dies at, PATH is the last committed, complete file; readers always see complete files.
+// PATH.lock (flock) keeps a second writer out.
+//
 // Series are 1-D, chunked, extendable datasets of doubles; every series of a group has the same
-// length, and each Append adds one row to all of them and flushes. Arrays are written whole, or
-// grown one block at a time along their first dimension.
+// length, and each Append adds one row to all of them. Arrays are written whole, or grown one block
+// at a time along their first dimension.
 #pragma once
 
 #include <cstdint>
@@ -18,8 +24,8 @@ namespace glimpse {
 class RunFile {
  public:
   enum class Mode {
-    kCreate,       // a new file; Error if it exists
-    kOverwrite,    // a new file, replacing any existing one (--force)
+    kCreate,       // a new file (appears at the first Commit); Error if it exists
+    kOverwrite,    // a new file, replacing any existing one at the first Commit (--force)
     kReadWrite,    // an existing glimpse run file (resume)
     kReadOnly,     // an existing glimpse run file (eval, tests)
   };
@@ -57,9 +63,13 @@ class RunFile {
   bool Exists(const std::string& path) const;
   void CreateGroup(const std::string& path);  // no-op if it exists
   void Move(const std::string& from, const std::string& to);
-  void Flush();
+  // Makes everything written so far the run file on disk (atomically). Also done on destruction.
+  void Commit();
+  // Drops everything written since the last Commit (a new file that never committed leaves none).
+  void Discard();
 
  private:
+  void Open(Mode mode);
   struct Impl;
   std::string path_;
   std::unique_ptr<Impl> impl_;

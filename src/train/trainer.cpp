@@ -89,7 +89,15 @@ Trainer::Trainer(const ExperimentConfig& cfg, RunFile* file, bool resume)
 
   if (file_ == nullptr) return;
   if (resume) {
-    LoadCheckpointNow();
+    if (HasCheckpoint(*file_)) {
+      LoadCheckpointNow();
+    } else {  // stopped before its first checkpoint: start over, keeping the stored configuration
+      std::cout << "'" << file_->path() << "' has no checkpoint yet: starting it over\n";
+      for (const char* g : {"/train", "/eval", "/diagnostics"}) file_->TruncateSeries(g, 0);
+      file_->TruncateBlocks<std::int64_t>("/trajectories/epoch", 0);
+      file_->TruncateBlocks<float>("/trajectories/locations", 0);
+      file_->TruncateBlocks<std::int32_t>("/trajectories/prediction", 0);
+    }
     return;
   }
   for (const auto& [k, v] : ToKeyValues(cfg_)) file_->SetAttribute("/", k, v);
@@ -110,7 +118,7 @@ Trainer::Trainer(const ExperimentConfig& cfg, RunFile* file, bool resume)
                              images.data());
     file_->WriteArray<std::int32_t>("/trajectories/label", {static_cast<std::size_t>(K)}, labels.data());
   }
-  file_->Flush();
+  Sync(true);
 }
 
 Trainer::~Trainer() = default;
@@ -140,7 +148,7 @@ void Trainer::TrainStep(const std::int64_t* indices, int images, std::int64_t ep
                                    epoch_, " epochs); try a lower --lr or a smaller --std, then --resume.");
     if (file_) {
       file_->SetAttribute("/", "stopped_reason", msg);
-      file_->Flush();
+      Sync(true);
     }
     Fail(msg);
   }
@@ -208,6 +216,7 @@ void Trainer::LogTrain(double elapsed_s, std::int64_t session_steps) {
                              {"loss_baseline", sum_.baseline / n}, {"reward", sum_.reward / n},
                              {"accuracy", sum_.reward / n}, {"entropy", sum_.entropy / n}, {"lr", lr},
                              {"wall_s", wall_s_}});
+    Sync(false);
   }
   std::cout << "epoch " << std::fixed << std::setprecision(2) << epoch_f << "/" << cfg_.epochs << " step " << step_
             << " | loss " << std::setprecision(3) << sum_.total / n << " (act " << sum_.action / n << " rl "
@@ -299,7 +308,18 @@ void Trainer::EndEpoch() {
     const double per_epoch = wall_s_ / std::max<std::int64_t>(1, epoch_);
     std::cout << " | ETA " << Duration(per_epoch * (cfg_.epochs - epoch_)) << "\n" << std::flush;
   }
-  if (file_) SaveCheckpointNow();
+  if (file_) {
+    SaveCheckpointNow();
+    Sync(true);
+  }
+}
+
+void Trainer::Sync(bool force) {
+  if (file_ == nullptr) return;
+  const double now = Now();
+  if (!force && now - last_sync_ < kSyncSeconds) return;
+  file_->Commit();
+  last_sync_ = now;
 }
 
 void Trainer::SaveCheckpointNow() {
@@ -362,7 +382,6 @@ void Trainer::LoadCheckpointNow() {
   file_->TruncateBlocks<std::int64_t>("/trajectories/epoch", traj);
   file_->TruncateBlocks<float>("/trajectories/locations", traj);
   file_->TruncateBlocks<std::int32_t>("/trajectories/prediction", traj);
-  file_->Flush();
 }
 
 }  // namespace glimpse

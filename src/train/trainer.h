@@ -66,6 +66,11 @@ class Trainer {
   void LogTrain(double elapsed_s, std::int64_t session_steps);
   void EndEpoch();
   void Diagnose();
+  // Commits the run file (atomically: see RunFile) at checkpoints, and otherwise at most every
+  // kSyncSeconds, so a reader sees progress while the copy cost stays small.
+  void Sync(bool force);
+  static constexpr double kSyncSeconds = 10.0;
+  double last_sync_ = 0;
   void WriteTrajectories();
   void SaveCheckpointNow();
   void LoadCheckpointNow();

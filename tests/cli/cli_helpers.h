@@ -13,10 +13,18 @@ struct CommandResult {
   std::string output;  // stdout and stderr together
 };
 
-// Runs `build/glimpse <args>` through the shell, from the source directory.
-inline CommandResult RunGlimpse(const std::string& args) {
-  const std::string cmd =
-      std::string("cd '") + GLIMPSE_SOURCE_DIR + "' && '" + GLIMPSE_BINARY + "' " + args + " 2>&1";
+// Runs `build/glimpse <args>` through the shell, from the source directory. Args starting with
+// "__timeout_kill__ SECONDS " run it under `timeout -s KILL SECONDS` (exit code 137 when killed).
+inline CommandResult RunGlimpse(std::string args) {
+  std::string prefix;
+  const std::string kill_tag = "__timeout_kill__ ";
+  if (args.rfind(kill_tag, 0) == 0) {
+    args = args.substr(kill_tag.size());
+    prefix = "timeout -s KILL " + args.substr(0, args.find(' ')) + " ";
+    args = args.substr(args.find(' ') + 1);
+  }
+  const std::string cmd = std::string("cd '") + GLIMPSE_SOURCE_DIR + "' && " + prefix + "'" +
+                          GLIMPSE_BINARY + "' " + args + " 2>&1";
   CommandResult r;
   FILE* p = popen(cmd.c_str(), "r");
   if (!p) return r;
