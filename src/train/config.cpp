@@ -94,6 +94,7 @@ const std::vector<OptionSpec>& ConfigOptions() {
       Num("lr", "optimizer", "learning rate", &C::lr),
       Num("momentum", "optimizer", "SGD momentum", &C::momentum),
       Str("schedule", "optimizer", "learning-rate schedule: constant|linear (decay to 0)", &C::schedule),
+      Num("clip", "optimizer", "clip the global gradient norm to this value (0 = off)", &C::clip),
       Num("batch", "optimizer", "images per minibatch (B)", &C::batch),
       Num("epochs", "optimizer", "training epochs", &C::epochs),
       Num("threads", "system", "threads for BLAS (0 = all cores)", &C::threads),
@@ -105,6 +106,11 @@ const std::vector<OptionSpec>& ConfigOptions() {
       Num("diag-every", "system",
           "steps between gradient-variance diagnostics on a fixed probe batch (0 = off)", &C::diag_every),
       Num("diag-draws", "system", "REINFORCE draws per gradient-variance diagnostic", &C::diag_draws),
+      Str("on-nan", "system",
+          "on a NaN/inf loss or gradient: stop (keep the last checkpoint) | rollback (reload the last "
+          "checkpoint, halve the learning rate, go on)",
+          &C::on_nan),
+      Num("max-rollbacks", "system", "rollbacks allowed before the run stops", &C::max_rollbacks),
   };
   return specs;
 }
@@ -163,6 +169,9 @@ void Validate(const ExperimentConfig& c) {
   CheckRange(c.trajectories, 0, 10000, "option --trajectories");
   CheckRange(c.diag_every, 0, 1 << 30, "option --diag-every");
   CheckRange(c.diag_draws, 2, 4096, "option --diag-draws");
+  OneOf("on-nan", c.on_nan, {"stop", "rollback"});
+  CheckRange(c.max_rollbacks, 0, 1000, "option --max-rollbacks");
+  Check(c.clip >= 0, "option --clip: expected >= 0 (0 = off), found ", c.clip);
 }
 
 }  // namespace glimpse

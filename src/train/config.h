@@ -44,6 +44,7 @@ struct ExperimentConfig {
   double lr = 1e-3;
   double momentum = 0.9;
   std::string schedule = "constant";  // constant | linear
+  double clip = 0;                    // global gradient-norm clipping threshold (0 = off)
   int batch = 128;
   int epochs = 100;
   // system
@@ -54,6 +55,8 @@ struct ExperimentConfig {
   int trajectories = 16;    // test images whose glimpses are logged
   int diag_every = 0;       // steps between gradient-variance diagnostics (0 = off)
   int diag_draws = 16;      // REINFORCE draws per diagnostic
+  std::string on_nan = "stop";  // stop | rollback
+  int max_rollbacks = 3;
 };
 
 struct OptionSpec {

@@ -118,6 +118,7 @@ Trainer::Trainer(const ExperimentConfig& cfg, RunFile* file, bool resume)
                              images.data());
     file_->WriteArray<std::int32_t>("/trajectories/label", {static_cast<std::size_t>(K)}, labels.data());
   }
+  SaveCheckpointNow();  // epoch 0: a run killed in its first epoch resumes, a NaN can roll back
   Sync(true);
 }
 
@@ -143,18 +144,21 @@ void Trainer::TrainStep(const std::int64_t* indices, int images, std::int64_t ep
   model_->Backward(rollout_);
   if (!std::isfinite(rep.total) || !AllFinite(store.grads().data(), store.size())) {
     const std::string what = std::isfinite(rep.total) ? "a gradient" : "the loss";
-    const std::string msg = Format("training diverged: ", what, " is NaN or inf at step ", step_ + 1,
-                                   " (epoch ", epoch + 1, "). The run file keeps the last good checkpoint (",
-                                   epoch_, " epochs); try a lower --lr or a smaller --std, then --resume.");
-    if (file_) {
-      file_->SetAttribute("/", "stopped_reason", msg);
-      Sync(true);
-    }
-    Fail(msg);
+    throw Diverged(Format("training diverged: ", what, " is NaN or inf at step ", step_ + 1, " (epoch ",
+                          epoch + 1, ")"));
   }
+  // Global gradient-norm clipping.
+  double sq = 0;
+  for (float g : store.grads()) sq += static_cast<double>(g) * g;
+  const double norm = std::sqrt(sq);
+  if (cfg_.clip > 0 && norm > cfg_.clip) {
+    const float k = static_cast<float>(cfg_.clip / norm);
+    for (float& g : store.grads()) g *= k;
+  }
+  sum_grad_norm_ += norm;
   const std::int64_t total = static_cast<std::int64_t>(cfg_.epochs) * StepsPerEpoch();
   const double lr = LearningRate(ParseSchedule(cfg_.schedule), cfg_.lr, step_, total);
-  opt_->Step(store, static_cast<float>(lr));
+  opt_->Step(store, static_cast<float>(lr * lr_scale_));
   ++step_;
   images_seen_ += images;
   sum_.total += rep.total, sum_.action += rep.action, sum_.reinforce += rep.reinforce;
@@ -184,22 +188,55 @@ void Trainer::Run() {
     for (std::size_t i = 0; i < perm_.size(); ++i) perm_[i] = static_cast<std::int64_t>(i);
     for (std::size_t i = perm_.size() - 1; i > 0; --i)
       std::swap(perm_[i], perm_[data_rng_.UniformInt(i + 1)]);
-    for (int s = 0; s < steps; ++s) {
-      TrainStep(perm_.data() + static_cast<std::size_t>(s) * B, B, epoch_);
-      if (step_ % cfg_.log_every == 0 || s == steps - 1) {
-        const double now = Now();
-        wall_s_ += now - t_log;
-        t_log = now;
-        LogTrain(now - t_start, step_ - start_step);
+    try {
+      for (int s = 0; s < steps; ++s) {
+        TrainStep(perm_.data() + static_cast<std::size_t>(s) * B, B, epoch_);
+        if (step_ % cfg_.log_every == 0 || s == steps - 1) {
+          const double now = Now();
+          wall_s_ += now - t_log;
+          t_log = now;
+          LogTrain(now - t_start, step_ - start_step);
+        }
+        if (cfg_.diag_every > 0 && step_ % cfg_.diag_every == 0) Diagnose();
+        if (on_step) on_step(step_);
       }
-      if (cfg_.diag_every > 0 && step_ % cfg_.diag_every == 0) Diagnose();
-      if (on_step) on_step(step_);
+    } catch (const Diverged& d) {
+      HandleDivergence(d.what());  // rolls back to the last checkpoint, or throws Error
+      continue;
     }
     ++epoch_;
     EndEpoch();
     wall_s_ += Now() - t_log;
     t_log = Now();
   }
+}
+
+void Trainer::HandleDivergence(const std::string& what) {
+  const bool can_roll_back = cfg_.on_nan == "rollback" && rollbacks_ < cfg_.max_rollbacks && file_ != nullptr;
+  if (!can_roll_back) {
+    const std::string msg =
+        Format(what, ". The run file keeps the last good checkpoint (", epoch_, " epochs); try a lower --lr, ",
+               "--clip, or --on-nan rollback, then --resume.");
+    if (file_) {
+      file_->SetAttribute("/", "stopped_reason", msg);
+      Sync(true);
+    }
+    Fail(msg);
+  }
+  // Back to the last checkpoint with half the learning rate; the reason goes into the run file.
+  const double scale = lr_scale_ * 0.5;
+  const int rollbacks = rollbacks_ + 1;
+  LoadCheckpointNow();
+  lr_scale_ = scale;
+  rollbacks_ = rollbacks;
+  sum_ = LossReport{};
+  sum_n_ = 0;
+  sum_grad_norm_ = 0;
+  const std::string msg = Format(what, "; rolled back to the checkpoint of epoch ", epoch_,
+                                 " with the learning rate scaled by ", lr_scale_);
+  file_->SetAttribute("/", "rollback_" + std::to_string(rollbacks_), msg);
+  file_->Commit();
+  std::cout << msg << "\n" << std::flush;
 }
 
 void Trainer::LogTrain(double elapsed_s, std::int64_t session_steps) {
@@ -214,7 +251,8 @@ void Trainer::LogTrain(double elapsed_s, std::int64_t session_steps) {
                              {"images", static_cast<double>(images_seen_)}, {"loss", sum_.total / n},
                              {"loss_action", sum_.action / n}, {"loss_reinforce", sum_.reinforce / n},
                              {"loss_baseline", sum_.baseline / n}, {"reward", sum_.reward / n},
-                             {"accuracy", sum_.reward / n}, {"entropy", sum_.entropy / n}, {"lr", lr},
+                             {"accuracy", sum_.reward / n}, {"entropy", sum_.entropy / n},
+                             {"grad_norm", sum_grad_norm_ / n}, {"lr", lr * lr_scale_},
                              {"wall_s", wall_s_}});
     Sync(false);
   }
@@ -230,6 +268,7 @@ void Trainer::LogTrain(double elapsed_s, std::int64_t session_steps) {
   std::cout << "\n" << std::flush;
   sum_ = LossReport{};
   sum_n_ = 0;
+  sum_grad_norm_ = 0;
 }
 
 EvalResult Trainer::Evaluate(Split split, int samples, int max_images) {
@@ -342,6 +381,8 @@ void Trainer::SaveCheckpointNow() {
   c.scalars["images_seen"] = static_cast<double>(images_seen_);
   c.scalars["last_val_error"] = last_val_error_;
   c.scalars["baseline_average"] = estimator_->average();
+  c.scalars["lr_scale"] = lr_scale_;
+  c.scalars["rollbacks"] = rollbacks_;
   SaveCheckpoint(*file_, c);
 }
 
@@ -375,6 +416,8 @@ void Trainer::LoadCheckpointNow() {
   images_seen_ = c.scalars.count("images_seen") ? static_cast<std::int64_t>(c.scalars.at("images_seen")) : 0;
   last_val_error_ = c.scalars.count("last_val_error") ? c.scalars.at("last_val_error") : -1;
   estimator_->set_average(c.scalars.count("baseline_average") ? c.scalars.at("baseline_average") : 0.0);
+  lr_scale_ = c.scalars.count("lr_scale") ? c.scalars.at("lr_scale") : 1.0;
+  rollbacks_ = c.scalars.count("rollbacks") ? static_cast<int>(c.scalars.at("rollbacks")) : 0;
   // Rows written after the checkpoint belong to the lost part of the run: drop them.
   for (const char* g : {"/train", "/eval", "/diagnostics"})
     file_->TruncateSeries(g, static_cast<std::size_t>(c.lengths.count(g) ? c.lengths.at(g) : 0));

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -66,6 +67,13 @@ class Trainer {
   void LogTrain(double elapsed_s, std::int64_t session_steps);
   void EndEpoch();
   void Diagnose();
+  void HandleDivergence(const std::string& what);
+  struct Diverged : std::runtime_error {
+    using std::runtime_error::runtime_error;
+  };
+  double lr_scale_ = 1.0;  // halved by each rollback; saved in checkpoints
+  int rollbacks_ = 0;
+  double sum_grad_norm_ = 0;
   // Commits the run file (atomically: see RunFile) at checkpoints, and otherwise at most every
   // kSyncSeconds, so a reader sees progress while the copy cost stays small.
   void Sync(bool force);

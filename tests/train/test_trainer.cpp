@@ -2,6 +2,7 @@
 // run, and divergence stops the run while keeping the last good checkpoint.
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <cstdio>
 
 #include "src/train/checkpoint.h"
@@ -130,11 +131,64 @@ TEST_CASE("A diverging run stops with a clear message and keeps its last good ch
   cfg.momentum = 0;
   cfg.lr = 1e30;  // the first update overflows every weight
   const std::string path = RunPath("nan");
-  RunFile file(path, RunFile::Mode::kCreate);
+  {
+    RunFile file(path, RunFile::Mode::kCreate);
+    Trainer t(cfg, &file, false);
+    CHECK_THROWS_WITH(t.Run(), Catch::Contains("diverged") && Catch::Contains("--lr"));
+  }
+  const RunFile f(path, RunFile::Mode::kReadOnly);
+  CHECK_THAT(f.Attributes("/").at("stopped_reason"), Catch::Contains("NaN or inf"));
+  REQUIRE(HasCheckpoint(f));  // the initial one: nothing good was reached after it
+  CHECK(LoadCheckpoint(f).epoch == 0);
+  for (float v : LoadCheckpoint(f).params) REQUIRE(std::isfinite(v));
+}
+
+TEST_CASE("--on-nan rollback reloads the last checkpoint with half the learning rate", "[train]") {
+  ExperimentConfig cfg = SmallConfig();
+  cfg.optimizer = "sgd";
+  cfg.momentum = 0;
+  cfg.lr = 1e6;
+  cfg.on_nan = "rollback";
+  cfg.max_rollbacks = 60;
+  cfg.epochs = 2;
+  const std::string path = RunPath("rollback");
+  {
+    RunFile file(path, RunFile::Mode::kCreate);
+    Trainer t(cfg, &file, false);
+    t.Run();  // diverges, rolls back until the learning rate is small enough, then finishes
+  }
+  const RunFile f(path, RunFile::Mode::kReadOnly);
+  const auto attrs = f.Attributes("/");
+  REQUIRE(attrs.count("rollback_1") == 1);
+  CHECK_THAT(attrs.at("rollback_1"), Catch::Contains("rolled back to the checkpoint of epoch 0"));
+  CHECK(attrs.count("stopped_reason") == 0);
+  const Checkpoint c = LoadCheckpoint(f);
+  CHECK(c.epoch == 2);
+  CHECK(c.scalars.at("lr_scale") < 1.0);
+  for (double l : f.ReadSeries("/train", "loss")) CHECK(std::isfinite(l));
+  // Stopping after the allowed number of rollbacks.
+  cfg.max_rollbacks = 2;
+  RunFile file(RunPath("rollback2"), RunFile::Mode::kCreate);
   Trainer t(cfg, &file, false);
-  CHECK_THROWS_WITH(t.Run(), Catch::Contains("diverged") && Catch::Contains("--lr"));
-  CHECK(file.Attributes("/").count("stopped_reason") == 1);
-  CHECK(!HasCheckpoint(file));  // nothing good was ever reached, so nothing was saved
+  CHECK_THROWS_WITH(t.Run(), Catch::Contains("diverged"));
+  CHECK(file.Attributes("/").count("rollback_2") == 1);
+}
+
+TEST_CASE("Gradient-norm clipping bounds the update", "[train]") {
+  ExperimentConfig cfg = SmallConfig();
+  cfg.optimizer = "sgd";
+  cfg.momentum = 0;
+  cfg.lr = 1.0;
+  cfg.clip = 1e-3;
+  Trainer t(cfg, nullptr, false);
+  const std::vector<float> before(t.model().store().values().begin(), t.model().store().values().end());
+  t.Bench(0);  // the warm-up step is one update
+  double sq = 0;
+  for (std::size_t i = 0; i < before.size(); ++i) {
+    const double d = t.model().store().values()[i] - before[i];
+    sq += d * d;
+  }
+  CHECK(std::sqrt(sq) == Approx(1e-3).epsilon(1e-3));  // lr 1 x clipped gradient of norm 1e-3
 }
 
 TEST_CASE("Evaluation with M > 1 samples is reproducible and M = 1 uses the policy mean", "[train]") {
