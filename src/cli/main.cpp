@@ -1,6 +1,7 @@
 // glimpse: recurrent visual attention trained with reinforcement learning.
 // main only dispatches to a subcommand and turns errors into a message and a non-zero exit.
 #include <boost/program_options/errors.hpp>
+#include <csignal>
 #include <cstring>
 #include <iostream>
 
@@ -21,6 +22,8 @@ void PrintUsage(std::ostream& os) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // A file-size limit (ulimit -f) must fail a write with an error, not kill the process.
+  std::signal(SIGXFSZ, SIG_IGN);
   if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h") ||
       !std::strcmp(argv[1], "help")) {
     PrintUsage(argc < 2 ? std::cerr : std::cout);

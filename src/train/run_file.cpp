@@ -139,7 +139,8 @@ void RunFile::Open(Mode mode) {
   } catch (const H5::Exception& e) {
     Fail("cannot open '", path, "' as HDF5 (", e.getDetailMsg(), "): the file is damaged");
   } catch (const std::filesystem::filesystem_error& e) {
-    Fail("cannot copy '", path, "' to '", impl_->work, "': ", e.what());
+    Fail("cannot copy '", path, "' to '", impl_->work, "' to write it: ", e.code().message(),
+         " (disk full, or the folder read-only?)");
   }
   Check(Attributes("/").count(kMagicAttribute) == 1, "'", path,
         "' is an HDF5 file but not a glimpse run file (no '", kMagicAttribute, "' attribute)");
@@ -175,12 +176,14 @@ void RunFile::Commit() {
   // previous or the new complete file.
   FsyncPath(impl_->work);
   if (std::rename(impl_->work.c_str(), path_.c_str()) != 0)
-    Fail("cannot save '", path_, "': ", std::strerror(errno), " (the last saved state is intact)");
+    Fail("cannot save '", path_, "': ", std::strerror(errno),
+         " (disk full, or the folder read-only? the last saved state is intact)");
   FsyncPath(DirOf(path_));
   try {
     std::filesystem::copy_file(path_, impl_->work, std::filesystem::copy_options::overwrite_existing);
   } catch (const std::filesystem::filesystem_error& e) {
-    Fail("cannot continue writing '", path_, "': ", e.what(), " (disk full? the run file is intact)");
+    Fail("cannot continue writing '", path_, "': ", e.code().message(),
+         " (disk full, or the folder read-only? the run file is intact)");
   }
   Guard(path_, "Commit", [&] {
     impl_->file = H5::H5File(impl_->work, H5F_ACC_RDWR, H5::FileCreatPropList::DEFAULT, NoHdf5Locking());

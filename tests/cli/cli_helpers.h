@@ -18,9 +18,14 @@ struct CommandResult {
 inline CommandResult RunGlimpse(std::string args) {
   std::string prefix;
   const std::string kill_tag = "__timeout_kill__ ";
+  const std::string fsize_tag = "__prlimit_fsize__ ";  // "__prlimit_fsize__ BYTES ": ulimit -f
   if (args.rfind(kill_tag, 0) == 0) {
     args = args.substr(kill_tag.size());
     prefix = "timeout -s KILL " + args.substr(0, args.find(' ')) + " ";
+    args = args.substr(args.find(' ') + 1);
+  } else if (args.rfind(fsize_tag, 0) == 0) {
+    args = args.substr(fsize_tag.size());
+    prefix = "prlimit --fsize=" + args.substr(0, args.find(' ')) + " ";
     args = args.substr(args.find(' ') + 1);
   }
   const std::string cmd = std::string("cd '") + GLIMPSE_SOURCE_DIR + "' && " + prefix + "'" +
