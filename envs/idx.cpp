@@ -63,13 +63,14 @@ std::vector<std::uint32_t> ParseHeader(const std::string& path, const std::vecto
   std::size_t payload = 1;
   for (int i = 0; i < dims; ++i) {
     sizes.push_back(BigEndian32(d.data() + 4 + 4 * i));
-    payload *= sizes.back();
+    if (__builtin_mul_overflow(payload, static_cast<std::size_t>(sizes.back()), &payload))
+      Fail("'", path, "' declares sizes whose product overflows: not a valid IDX file");
   }
-  if (d.size() < header + payload)
-    Fail("'", path, "' is truncated: the header promises ", payload, " bytes of data, found ",
-         d.size() - header);
-  if (d.size() > header + payload)
-    Fail("'", path, "' has ", d.size() - header - payload, " unexpected bytes after its data");
+  const std::size_t available = d.size() - header;
+  if (available < payload)
+    Fail("'", path, "' is truncated: the header promises ", payload, " bytes of data, found ", available);
+  if (available > payload)
+    Fail("'", path, "' has ", available - payload, " unexpected bytes after its data");
   return sizes;
 }
 
@@ -91,11 +92,12 @@ void PutBigEndian32(std::vector<std::uint8_t>& out, std::uint32_t v) {
 
 }  // namespace
 
-IdxImages ReadIdxImages(const std::string& path) {
-  const auto d = ReadAll(path);
+IdxImages ParseIdxImages(const std::vector<std::uint8_t>& d, const std::string& path) {
   const auto sizes = ParseHeader(path, d, 3);
   IdxImages im;
   im.path = path;
+  Check(sizes[0] <= 0x7fffffffu && sizes[1] <= 0xffffu && sizes[2] <= 0xffffu, "'", path,
+        "' declares implausible sizes ", sizes[0], " x ", sizes[1], " x ", sizes[2]);
   im.count = static_cast<int>(sizes[0]);
   im.rows = static_cast<int>(sizes[1]);
   im.cols = static_cast<int>(sizes[2]);
@@ -104,14 +106,16 @@ IdxImages ReadIdxImages(const std::string& path) {
   return im;
 }
 
-IdxLabels ReadIdxLabels(const std::string& path) {
-  const auto d = ReadAll(path);
+IdxLabels ParseIdxLabels(const std::vector<std::uint8_t>& d, const std::string& path) {
   ParseHeader(path, d, 1);
   IdxLabels lb;
   lb.path = path;
   lb.labels.assign(d.begin() + 8, d.end());
   return lb;
 }
+
+IdxImages ReadIdxImages(const std::string& path) { return ParseIdxImages(ReadAll(path), path); }
+IdxLabels ReadIdxLabels(const std::string& path) { return ParseIdxLabels(ReadAll(path), path); }
 
 void WriteIdxImages(const std::string& path, const IdxImages& im) {
   std::vector<std::uint8_t> out = {0, 0, 8, 3};

@@ -27,6 +27,10 @@ struct IdxLabels {
 IdxImages ReadIdxImages(const std::string& path);
 IdxLabels ReadIdxLabels(const std::string& path);
 
+// The same checks on bytes already in memory; `name` is used in error messages.
+IdxImages ParseIdxImages(const std::vector<std::uint8_t>& bytes, const std::string& name);
+IdxLabels ParseIdxLabels(const std::vector<std::uint8_t>& bytes, const std::string& name);
+
 // Writes an uncompressed IDX file (tests, and users converting their own data).
 void WriteIdxImages(const std::string& path, const IdxImages& images);
 void WriteIdxLabels(const std::string& path, const IdxLabels& labels);

@@ -143,7 +143,7 @@ TEST_CASE("A diverging run stops with a clear message and keeps its last good ch
   for (float v : LoadCheckpoint(f).params) REQUIRE(std::isfinite(v));
 }
 
-TEST_CASE("--on-nan rollback reloads the last checkpoint with half the learning rate", "[train]") {
+TEST_CASE("On NaN, rollback mode reloads the last checkpoint with half the learning rate", "[train]") {
   ExperimentConfig cfg = SmallConfig();
   cfg.optimizer = "sgd";
   cfg.momentum = 0;
