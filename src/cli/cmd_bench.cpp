@@ -8,6 +8,7 @@
 #include "envs/image_task.h"
 #include "src/cli/commands.h"
 #include "src/cli/config_options.h"
+#include "src/core/blas.h"
 #include "src/core/error.h"
 #include "src/train/trainer.h"
 
@@ -37,6 +38,7 @@ int RunBench(int argc, char** argv) {
       "what", po::value<std::string>()->default_value("train"),
       "train: training images/s of the configured model; env: task generation speed")(
       "images", po::value<int>()->default_value(20000), "images to process")(
+      "profile", "train: also print the time per phase (task, sensor, forward, loss, backward, optimizer)")(
       "config", po::value<std::string>(), "INI file with experiment options");
   po::variables_map vm;
   ExperimentConfig cfg;
@@ -49,7 +51,22 @@ int RunBench(int argc, char** argv) {
   if (what == "train") {
     Trainer trainer(cfg, nullptr, false);
     const int steps = std::max(1, images / cfg.batch);
-    const double rate = trainer.Bench(steps);
+    Trainer::Profile prof;
+    const double rate = trainer.Bench(steps, vm.count("profile") ? &prof : nullptr);
+    if (vm.count("profile")) {
+      const double total = prof.task + prof.forward + prof.loss + prof.backward + prof.optimizer;
+      auto line = [&](const char* name, double sec) {
+        std::cout << "  " << std::left << std::setw(22) << name << std::right << std::fixed << std::setprecision(1)
+                  << std::setw(8) << 1e3 * sec / steps << " ms/step " << std::setw(6) << 100 * sec / total << "%\n";
+      };
+      std::cout << "profile (" << steps << " steps, threads " << GetBlasThreads() << "):\n";
+      line("task generation", prof.task);
+      line("forward (all)", prof.forward);
+      line("  of which sensor", prof.sensor);
+      line("loss / estimator", prof.loss);
+      line("backward", prof.backward);
+      line("optimizer", prof.optimizer);
+    }
     std::cout << cfg.env << ", " << cfg.glimpses << " glimpses of " << cfg.scales << " x " << cfg.patch
               << "x" << cfg.patch << ", batch " << cfg.batch << ", " << cfg.samples << " sample(s), core "
               << cfg.core << ", " << steps << " steps\n";

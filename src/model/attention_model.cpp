@@ -1,6 +1,7 @@
 #include "src/model/attention_model.h"
 
 #include <algorithm>
+#include <chrono>
 
 #include "src/nn/softmax_xent.h"
 
@@ -92,7 +93,13 @@ void AttentionModel<T>::Forward(const T* images, int rows, int height, int width
       std::fill(choice, choice + rows, LocationPolicy<T>::kExpected);
     }
     for (std::size_t i = 0; i < nP; ++i) read[i] = std::clamp(loc[i], T(-1), T(1));
-    sensor_->Read(images, rows, height, width, read, r.block(r.x, t));
+    if (sensor_seconds_) {
+      const auto t0 = std::chrono::steady_clock::now();
+      sensor_->Read(images, rows, height, width, read, r.block(r.x, t));
+      *sensor_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    } else {
+      sensor_->Read(images, rows, height, width, read, r.block(r.x, t));
+    }
     glimpse_.Forward(r.block(r.x, t), read, rows, r.block(r.hg, t), r.block(r.hl, t), r.block(r.g, t));
     core_->Step(t, r.block(r.g, t), r.core);
   }

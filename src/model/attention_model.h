@@ -58,6 +58,8 @@ class AttentionModel {
   const ModelSpec& spec() const { return spec_; }
   const Sensor<T>& sensor() const { return *sensor_; }
   const LocationPolicy<T>& policy() const { return *policy_; }
+  // When set, Forward adds the seconds spent in the sensor to *seconds (profiling).
+  void set_sensor_timer(double* seconds) { sensor_seconds_ = seconds; }
   // Parameter name prefixes of each sub-network, for tests and diagnostics.
   static constexpr const char* kGlimpse = "glimpse.";
   static constexpr const char* kCore = "core.";
@@ -76,6 +78,7 @@ class AttentionModel {
   GlimpseNetwork<T> glimpse_;
   std::unique_ptr<CoreNetwork<T>> core_;
   Linear<T> location_, action_, baseline_;
+  double* sensor_seconds_ = nullptr;
 };
 
 }  // namespace glimpse

@@ -134,14 +134,25 @@ void Trainer::TrainStep(const std::int64_t* indices, int images, std::int64_t ep
   const int M = cfg_.samples, N = images * M;
   for (int i = 0; i < images; ++i)
     for (int m = 0; m < M; ++m) batch_idx_[i * M + m] = indices[i];
+  double t = profile_ ? Now() : 0;
+  auto lap = [&](double& phase) {  // adds the time since the last lap to `phase` when profiling
+    if (!profile_) return;
+    const double now = Now();
+    phase += now - t;
+    t = now;
+  };
   train_ep_->Reset(Split::kTrain, batch_idx_.data(), N, epoch);
+  lap(profile_->task);
   model_->Forward(train_ep_->images(), N, task_->height(), task_->width(), rollout_, LocationMode::kSample,
                   &policy_rng_, cfg_.semi_sampling);
+  lap(profile_ ? profile_->forward : t);
   train_ep_->Classify(rollout_.actions.data(), reward_.data());
   const LossReport rep = estimator_->Compute(rollout_, train_ep_->labels(), reward_.data());
+  lap(profile_ ? profile_->loss : t);
   auto& store = model_->store();
   store.ZeroGrad();
   model_->Backward(rollout_);
+  lap(profile_ ? profile_->backward : t);
   if (!std::isfinite(rep.total) || !AllFinite(store.grads().data(), store.size())) {
     const std::string what = std::isfinite(rep.total) ? "a gradient" : "the loss";
     throw Diverged(Format("training diverged: ", what, " is NaN or inf at step ", step_ + 1, " (epoch ",
@@ -159,6 +170,7 @@ void Trainer::TrainStep(const std::int64_t* indices, int images, std::int64_t ep
   const std::int64_t total = static_cast<std::int64_t>(cfg_.epochs) * StepsPerEpoch();
   const double lr = LearningRate(ParseSchedule(cfg_.schedule), cfg_.lr, step_, total);
   opt_->Step(store, static_cast<float>(lr * lr_scale_));
+  lap(profile_ ? profile_->optimizer : t);
   ++step_;
   images_seen_ += images;
   sum_.total += rep.total, sum_.action += rep.action, sum_.reinforce += rep.reinforce;
@@ -166,14 +178,22 @@ void Trainer::TrainStep(const std::int64_t* indices, int images, std::int64_t ep
   ++sum_n_;
 }
 
-double Trainer::Bench(int steps) {
+double Trainer::Bench(int steps, Profile* profile) {
   const int B = std::min(cfg_.batch, task_->size(Split::kTrain));
   for (std::size_t i = 0; i < perm_.size(); ++i) perm_[i] = static_cast<std::int64_t>(i);
   const std::size_t per_epoch = perm_.size() / B;
   TrainStep(perm_.data(), B, 0);  // warm-up: sizes every buffer
+  if (profile) {
+    *profile = Profile{};
+    profile_ = profile;
+    model_->set_sensor_timer(&profile->sensor);
+  }
   const double t0 = Now();
   for (int s = 0; s < steps; ++s) TrainStep(perm_.data() + (s % per_epoch) * B, B, 0);
-  return static_cast<double>(steps) * B / (Now() - t0);
+  const double rate = static_cast<double>(steps) * B / (Now() - t0);
+  profile_ = nullptr;
+  model_->set_sensor_timer(nullptr);
+  return rate;
 }
 
 void Trainer::Run() {

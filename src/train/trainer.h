@@ -39,8 +39,13 @@ class Trainer {
   // Trains until cfg.epochs are complete, evaluating, logging and checkpointing each epoch.
   void Run();
 
+  // Seconds spent in each phase of training steps (bench --profile). The sensor's time is part of
+  // the forward pass's.
+  struct Profile {
+    double task = 0, sensor = 0, forward = 0, loss = 0, backward = 0, optimizer = 0;
+  };
   // Runs `steps` training updates on consecutive batches (benchmarks); returns images per second.
-  double Bench(int steps);
+  double Bench(int steps, Profile* profile = nullptr);
 
   EvalResult Evaluate(Split split, int samples, int max_images);
 
@@ -74,6 +79,7 @@ class Trainer {
   double lr_scale_ = 1.0;  // halved by each rollback; saved in checkpoints
   int rollbacks_ = 0;
   double sum_grad_norm_ = 0;
+  Profile* profile_ = nullptr;
   // Commits the run file (atomically: see RunFile) at checkpoints, and otherwise at most every
   // kSyncSeconds, so a reader sees progress while the copy cost stays small.
   void Sync(bool force);

@@ -256,3 +256,30 @@ TEST_CASE("Gradient variance falls with a leave-one-out baseline on the same pro
   CHECK(va > 0);
   CHECK(vb < va);
 }
+
+TEST_CASE("The first losses of a fixed-seed run are pinned (speed work must not change the math)",
+          "[train][pinned]") {
+  ExperimentConfig cfg = SmallConfig();
+  cfg.epochs = 1;
+  cfg.log_every = 1;
+  cfg.core = "lstm";  // covers the vectorised gate math too
+  const std::string path = RunPath("pinned");
+  {
+    RunFile file(path, RunFile::Mode::kCreate);
+    Trainer t(cfg, &file, false);
+    t.Run();
+  }
+  const RunFile f(path, RunFile::Mode::kReadOnly);
+  const auto loss = f.ReadSeries("/train", "loss");
+  const auto action = f.ReadSeries("/train", "loss_action");
+  REQUIRE(loss.size() == 8);
+  // Recorded from this code on the development machine (x86-64, OpenBLAS 0.3.21). The tolerance
+  // admits BLAS kernels that sum in another order, not a change of the computation.
+  const double want_loss[4] = {2.601257493721791, 1.4287338475182307, 1.8390111172510635, 2.1950371146311425};
+  const double want_action[4] = {2.327313566774746, 2.2683640847063553, 2.313236525587649, 2.2348900593442664};
+  for (int i = 0; i < 4; ++i) {
+    INFO("step " << i + 1);
+    CHECK(loss[i] == Approx(want_loss[i]).epsilon(1e-4));
+    CHECK(action[i] == Approx(want_action[i]).epsilon(1e-4));
+  }
+}
