@@ -1,0 +1,119 @@
+#!/usr/bin/python3
+"""PNG figures from glimpse run files, for people without Jupyter (reads through results.py).
+
+    scripts/plot.py curves RUN.h5|EXPERIMENT ... --out curves.png        learning curves (validation
+                                                                          error and training loss)
+    scripts/plot.py trajectories RUN.h5 --out traj.png [--epoch -1]      glimpses drawn over test images
+    scripts/plot.py variance EXPERIMENT|RUN.h5 ... --out var.png         gradient variance per run
+"""
+import argparse
+import glob
+import os
+import sys
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import results  # noqa: E402
+
+
+def _paths(items):
+    out = []
+    for a in items:
+        out += [a] if a.endswith(".h5") else sorted(glob.glob(os.path.join(results.ROOT, "results", a, "*.h5")))
+    if not out:
+        sys.exit("plot.py: no run files")
+    return out
+
+
+def curves(paths, out):
+    df = results.load_runs(paths)
+    fig, (a, b) = plt.subplots(1, 2, figsize=(11, 4))
+    for _, row in df.iterrows():
+        ev, tr = row["eval"], row["train"]
+        if len(ev):
+            a.plot(ev["epoch"], 100 * ev["val_error"], label=row["run"])
+        if len(tr):
+            b.plot(tr["images"] / 1e6, tr["loss_action"], label=row["run"])
+    a.set(xlabel="epoch", ylabel="validation error (%, policy mean)", yscale="log")
+    b.set(xlabel="training images (millions)", ylabel="cross-entropy")
+    a.grid(alpha=0.3)
+    b.grid(alpha=0.3)
+    a.legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(out, dpi=110)
+
+
+def trajectories(path, out, epoch=-1, count=8):
+    run = results.load_run(path)
+    tj = run["trajectories"]
+    if "locations" not in tj:
+        sys.exit(f"plot.py: {path} has no trajectories")
+    images, labels = tj["image"], tj["label"]
+    locs, preds, epochs = tj["locations"][epoch], tj["prediction"][epoch], tj["epoch"]
+    n = min(count, len(images))
+    cfg = run["config"]
+    H, W = images.shape[1:]
+    unit = cfg.get("unit-pixels", 0) or None
+    patch, scales = cfg.get("patch", 8), cfg.get("scales", 1)
+    fig, axes = plt.subplots(1, n, figsize=(2.2 * n, 2.6))
+    for i, ax in enumerate(np.atleast_1d(axes)):
+        ax.imshow(images[i], cmap="gray", vmin=0, vmax=1)
+        ux = unit or W / 2
+        uy = unit or H / 2
+        xs = W / 2 + locs[i, :, 0] * ux - 0.5
+        ys = H / 2 + locs[i, :, 1] * uy - 0.5
+        ax.plot(xs, ys, "-", color="yellow", lw=1)
+        for t, (x, y) in enumerate(zip(xs, ys)):
+            for s in range(scales):
+                size = patch * 2**s
+                ax.add_patch(plt.Rectangle((x - size / 2, y - size / 2), size, size, fill=False,
+                                           color=plt.cm.autumn(t / max(1, len(xs) - 1)), lw=0.8))
+        ax.set_xlim(-0.5, W - 0.5)
+        ax.set_ylim(H - 0.5, -0.5)
+        ok = "right" if preds[i] == labels[i] else "wrong"
+        ax.set_title(f"{labels[i]} -> {preds[i]} ({ok})", fontsize=8)
+        ax.axis("off")
+    fig.suptitle(f"{os.path.basename(path)}: glimpses after epoch {int(epochs[epoch])} (red first, yellow last)",
+                 fontsize=9)
+    fig.tight_layout()
+    fig.savefig(out, dpi=110)
+
+
+def variance(paths, out):
+    df = results.load_runs(paths)
+    fig, ax = plt.subplots(figsize=(7, 4))
+    for _, row in df.iterrows():
+        dg = row["diagnostics"]
+        if len(dg):
+            ax.plot(dg["step"], dg["grad_var"], label=row["run"])
+    ax.set(xlabel="step", ylabel="location-gradient variance", yscale="log")
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(out, dpi=110)
+
+
+def main(argv):
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("figure", choices=["curves", "trajectories", "variance"])
+    p.add_argument("runs", nargs="+", help="run files or experiment names")
+    p.add_argument("--out", required=True, help="PNG file to write")
+    p.add_argument("--epoch", type=int, default=-1, help="trajectories: which logged epoch (-1 = last)")
+    a = p.parse_args(argv)
+    if a.figure == "curves":
+        curves(_paths(a.runs), a.out)
+    elif a.figure == "trajectories":
+        trajectories(_paths(a.runs)[0], a.out, a.epoch)
+    else:
+        variance(_paths(a.runs), a.out)
+    print(f"wrote {a.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

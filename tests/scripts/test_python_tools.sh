@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# results.py and plot.py on a small run file made here (Debian's python3-h5py, pandas, matplotlib).
+set -euo pipefail
+root=$1
+glimpse=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+py=/usr/bin/python3
+"$py" - "$tmp/data" <<'PY'
+import os, struct, sys, random
+d = sys.argv[1]; os.makedirs(d)
+random.seed(1)
+def images(path, n):
+    with open(path, "wb") as f:
+        f.write(bytes([0, 0, 8, 3]) + struct.pack(">III", n, 28, 28))
+        f.write(bytes(random.choice([0, 0, 0, 200]) for _ in range(n * 784)))
+def labels(path, n):
+    with open(path, "wb") as f:
+        f.write(bytes([0, 0, 8, 1]) + struct.pack(">I", n) + bytes(random.randrange(10) for _ in range(n)))
+images(f"{d}/train-images-idx3-ubyte", 10064); labels(f"{d}/train-labels-idx1-ubyte", 10064)
+images(f"{d}/t10k-images-idx3-ubyte", 24); labels(f"{d}/t10k-labels-idx1-ubyte", 24)
+PY
+mkdir -p "$tmp/results/tiny"
+for b in learned loo; do
+  "$glimpse" train --out "$tmp/results/tiny/$b.h5" --data-dir "$tmp/data" --glimpses 2 --patch 6 --hidden 16 \
+    --glimpse-hidden 8 --batch 8 --epochs 2 --val-images 16 --trajectories 3 --threads 1 --diag-every 4 \
+    --baseline $b --samples 2 >/dev/null
+done
+out=$("$py" "$root/scripts/results.py" "$tmp/results/tiny/learned.h5" "$tmp/results/tiny/loo.h5")
+echo "$out"
+echo "$out" | grep -q "loo" || { echo "FAIL: results.py table lacks the loo run"; exit 1; }
+"$py" - "$root/scripts" "$tmp/results/tiny" <<'PY'
+import glob, sys
+sys.path.insert(0, sys.argv[1])
+import results
+df = results.load_runs(sorted(glob.glob(sys.argv[2] + "/*.h5")))
+assert list(df["run"]) == ["learned", "loo"], df["run"]
+assert (df["epochs_done"] == 2).all()
+assert df.loc[1, "baseline"] == "loo" and df.loc[1, "samples"] == 2
+assert len(df.loc[0, "train"]) > 0 and "loss" in df.loc[0, "train"]
+assert len(df.loc[0, "diagnostics"]) == 4  # 16 steps, every 4
+run = results.load_run(sys.argv[2] + "/learned.h5")
+assert run["trajectories"]["locations"].shape == (2, 3, 2, 2)
+print("results.py: ok")
+PY
+for fig in curves variance; do "$py" "$root/scripts/plot.py" $fig "$tmp/results/tiny/learned.h5" "$tmp/results/tiny/loo.h5" --out "$tmp/$fig.png"; done
+"$py" "$root/scripts/plot.py" trajectories "$tmp/results/tiny/learned.h5" --out "$tmp/traj.png"
+for f in curves variance traj; do [ -s "$tmp/$f.png" ] || { echo "FAIL: $f.png missing"; exit 1; }; done
+echo "3 passed, 0 failed"
