@@ -46,4 +46,13 @@ PY
 for fig in curves variance; do "$py" "$root/scripts/plot.py" $fig "$tmp/results/tiny/learned.h5" "$tmp/results/tiny/loo.h5" --out "$tmp/$fig.png"; done
 "$py" "$root/scripts/plot.py" trajectories "$tmp/results/tiny/learned.h5" --out "$tmp/traj.png"
 for f in curves variance traj; do [ -s "$tmp/$f.png" ] || { echo "FAIL: $f.png missing"; exit 1; }; done
-echo "3 passed, 0 failed"
+# Every notebook, executed headless against the small runs.
+n=0
+for nb in "$root"/scripts/notebooks/*.ipynb; do
+  (cd "$root/scripts/notebooks" && GLIMPSE_RUNS="$tmp/results/tiny/*.h5" \
+     jupyter nbconvert --to notebook --execute --ExecutePreprocessor.timeout=120 --output-dir "$tmp/nb" "$nb") \
+     || { echo "FAIL: notebook $nb"; exit 1; }
+  n=$((n + 1))
+done
+[ "$n" -ge 4 ] || { echo "FAIL: expected 4 notebooks, found $n"; exit 1; }
+echo "$((3 + n)) passed, 0 failed"

@@ -1,0 +1,91 @@
+#!/usr/bin/python3
+"""Writes the notebooks of this folder from the cells below (edit here, then run this script), so the
+committed .ipynb files stay small, output-free and reviewable. Every notebook reads run files only
+through scripts/results.py; GLIMPSE_RUNS (a glob of run files) overrides each one's default input."""
+import os
+
+import nbformat as nbf
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+SETUP = '''import glob, os, sys
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+ROOT = os.path.abspath(os.path.join(os.getcwd(), "..", "..")) if os.path.basename(os.getcwd()) == "notebooks" else os.getcwd()
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+import results
+def runs(default_glob):
+    """Run files: $GLIMPSE_RUNS if set, else the default glob under the repository."""
+    pattern = os.environ.get("GLIMPSE_RUNS") or os.path.join(ROOT, default_glob)
+    paths = sorted(glob.glob(pattern))
+    assert paths, f"no run files match {pattern}"
+    return paths'''
+
+NOTEBOOKS = {
+    "learning_curves.ipynb": [
+        ("markdown", "# Learning curves per variant\nValidation error (policy mean) per epoch and training cross-entropy per image seen, one line per run."),
+        ("code", SETUP),
+        ("code", '''df = results.load_runs(runs("results/estimators_cluttered60/*.h5"))
+fig, (a, b) = plt.subplots(1, 2, figsize=(12, 4))
+for _, row in df.iterrows():
+    if len(row["eval"]):
+        a.plot(row["eval"]["epoch"], 100 * row["eval"]["val_error"], label=row["run"])
+    if len(row["train"]):
+        b.plot(row["train"]["images"] / 1e6, row["train"]["loss_action"], label=row["run"])
+a.set(xlabel="epoch", ylabel="validation error (%)"); b.set(xlabel="images (millions)", ylabel="cross-entropy")
+a.legend(); plt.show()
+df[["run"] + results.SUMMARY]'''),
+    ],
+    "error_vs_glimpses.ipynb": [
+        ("markdown", "# Test error against glimpses, in the layout of the RAM paper's tables\nRows: tasks; columns: number of glimpses; cells: test error (%) with the policy mean (M = 1)."),
+        ("code", SETUP),
+        ("code", '''df = results.load_runs(runs("results/ram_table/*.h5"))
+table = df.pivot_table(index="env", columns="glimpses", values="test_error", aggfunc="min") * 100
+published = {"mnist28": {4: 1.54, 6: 1.12, 7: 1.07}, "translated60": {4: 1.54, 6: 1.22, 8: 1.20},
+             "cluttered60": {4: 4.96, 6: 4.08, 8: 4.04}, "cluttered100": {4: 14.95, 6: 11.58, 8: 10.83}}
+print("glimpse (ours):"); print(table.round(2).to_string())
+print("RAM, Mnih et al. 2014:"); print(pd.DataFrame(published).T.sort_index(axis=1).to_string())'''),
+    ],
+    "trajectories.ipynb": [
+        ("markdown", "# Glimpse trajectories drawn over test images\nThe logged locations of the fixed test images after the last evaluated epoch; boxes are the finest retina patch, red first, yellow last."),
+        ("code", SETUP),
+        ("code", '''run = results.load_run(runs("results/ram_mnist28/run.h5")[0])
+tj, cfg = run["trajectories"], run["config"]
+images, labels, locs, preds = tj["image"], tj["label"], tj["locations"][-1], tj["prediction"][-1]
+H, W = images.shape[1:]
+unit = cfg.get("unit-pixels", 0) or W / 2
+n = min(8, len(images))
+fig, axes = plt.subplots(1, n, figsize=(2.2 * n, 2.6))
+for i, ax in enumerate(np.atleast_1d(axes)):
+    ax.imshow(images[i], cmap="gray")
+    xs, ys = W / 2 + locs[i, :, 0] * unit - 0.5, H / 2 + locs[i, :, 1] * unit - 0.5
+    ax.plot(xs, ys, color="yellow")
+    for t, (x, y) in enumerate(zip(xs, ys)):
+        s = cfg.get("patch", 8)
+        ax.add_patch(plt.Rectangle((x - s / 2, y - s / 2), s, s, fill=False, color=plt.cm.autumn(t / max(1, len(xs) - 1))))
+    ax.set_xlim(-0.5, W - 0.5); ax.set_ylim(H - 0.5, -0.5); ax.axis("off")
+    ax.set_title(f"{labels[i]} -> {preds[i]}")
+plt.show()'''),
+    ],
+    "gradient_variance.ipynb": [
+        ("markdown", "# Estimator gradient variance\nThe location network's gradient variance and signal-to-noise ratio over training (`/diagnostics`), one line per estimator."),
+        ("code", SETUP),
+        ("code", '''df = results.load_runs(runs("results/estimators_cluttered60/*.h5"))
+fig, (a, b) = plt.subplots(1, 2, figsize=(12, 4))
+for _, row in df.iterrows():
+    d = row["diagnostics"]
+    if len(d):
+        a.plot(d["step"], d["grad_var"], label=row["run"]); b.plot(d["step"], d["grad_snr"], label=row["run"])
+a.set(xlabel="step", ylabel="gradient variance", yscale="log"); b.set(xlabel="step", ylabel="gradient SNR")
+a.legend(); plt.show()
+df[["run", "baseline", "samples", "grad_var", "grad_snr", "test_error"]]'''),
+    ],
+}
+
+for name, cells in NOTEBOOKS.items():
+    nb = nbf.v4.new_notebook()
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nb.cells = [nbf.v4.new_markdown_cell(src) if kind == "markdown" else nbf.v4.new_code_cell(src) for kind, src in cells]
+    nbf.write(nb, os.path.join(HERE, name))
+    print("wrote", name)
