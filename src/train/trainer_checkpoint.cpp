@@ -1,0 +1,75 @@
+// Trainer: saving and restoring its whole state through the run file's checkpoint.
+#include <iostream>
+
+#include "src/train/checkpoint.h"
+#include "src/train/trainer.h"
+
+namespace glimpse {
+
+void Trainer::SaveCheckpointNow() {
+  Checkpoint c;
+  c.step = step_;
+  c.epoch = epoch_;
+  const auto& store = model_->store();
+  c.params.assign(store.values().begin(), store.values().end());
+  c.table = store.info();
+  for (const auto& [name, buf] : opt_->StateBuffers()) c.optimizer[name].assign(buf->begin(), buf->end());
+  c.optimizer_steps = opt_->steps;
+  c.rngs["data"] = data_rng_.GetState();
+  c.rngs["policy"] = policy_rng_.GetState();
+  for (const char* g : {"/train", "/eval", "/diagnostics"})
+    c.lengths[g] = static_cast<std::int64_t>(file_->SeriesLength(g));
+  c.lengths["/trajectories"] = file_->Exists("/trajectories/epoch")
+                                   ? static_cast<std::int64_t>(file_->ReadArray<std::int64_t>("/trajectories/epoch").size())
+                                   : 0;
+  c.scalars["wall_s"] = wall_s_;
+  c.scalars["images_seen"] = static_cast<double>(images_seen_);
+  c.scalars["last_val_error"] = last_val_error_;
+  c.scalars["baseline_average"] = estimator_->average();
+  c.scalars["lr_scale"] = lr_scale_;
+  c.scalars["rollbacks"] = rollbacks_;
+  SaveCheckpoint(*file_, c);
+}
+
+void Trainer::RestoreParams(const Checkpoint& c, const std::string& path) {
+  auto& store = model_->store();
+  Check(c.table.size() == store.info().size() && c.params.size() == store.size(), "the checkpoint in '",
+        path, "' has ", c.params.size(), " parameters in ", c.table.size(),
+        " tensors; the model built from its configuration has ", store.size(), " in ", store.info().size());
+  for (std::size_t i = 0; i < c.table.size(); ++i)
+    Check(c.table[i].name == store.info()[i].name && c.table[i].shape == store.info()[i].shape,
+          "checkpoint tensor '", c.table[i].name, "' does not match the model's '", store.info()[i].name, "'");
+  std::copy(c.params.begin(), c.params.end(), store.values().begin());
+}
+
+void Trainer::LoadWeights(const RunFile& file) { RestoreParams(LoadCheckpoint(file), file.path()); }
+
+void Trainer::LoadCheckpointNow() {
+  const Checkpoint c = LoadCheckpoint(*file_);
+  RestoreParams(c, file_->path());
+  for (const auto& [name, buf] : opt_->StateBuffers()) {
+    Check(c.optimizer.count(name) == 1 && c.optimizer.at(name).size() == buf->size(), "the checkpoint lacks ",
+          "optimizer state '", name, "' (was the run trained with another --optimizer?)");
+    std::copy(c.optimizer.at(name).begin(), c.optimizer.at(name).end(), buf->begin());
+  }
+  opt_->steps = c.optimizer_steps;
+  data_rng_.SetState(c.rngs.at("data"));
+  policy_rng_.SetState(c.rngs.at("policy"));
+  step_ = c.step;
+  epoch_ = c.epoch;
+  wall_s_ = c.scalars.count("wall_s") ? c.scalars.at("wall_s") : 0;
+  images_seen_ = c.scalars.count("images_seen") ? static_cast<std::int64_t>(c.scalars.at("images_seen")) : 0;
+  last_val_error_ = c.scalars.count("last_val_error") ? c.scalars.at("last_val_error") : -1;
+  estimator_->set_average(c.scalars.count("baseline_average") ? c.scalars.at("baseline_average") : 0.0);
+  lr_scale_ = c.scalars.count("lr_scale") ? c.scalars.at("lr_scale") : 1.0;
+  rollbacks_ = c.scalars.count("rollbacks") ? static_cast<int>(c.scalars.at("rollbacks")) : 0;
+  // Rows written after the checkpoint belong to the lost part of the run: drop them.
+  for (const char* g : {"/train", "/eval", "/diagnostics"})
+    file_->TruncateSeries(g, static_cast<std::size_t>(c.lengths.count(g) ? c.lengths.at(g) : 0));
+  const auto traj = static_cast<std::size_t>(c.lengths.count("/trajectories") ? c.lengths.at("/trajectories") : 0);
+  file_->TruncateBlocks<std::int64_t>("/trajectories/epoch", traj);
+  file_->TruncateBlocks<float>("/trajectories/locations", traj);
+  file_->TruncateBlocks<std::int32_t>("/trajectories/prediction", traj);
+}
+
+}  // namespace glimpse
