@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# scripts/sweep on this machine: runs a spec, skips finished runs, resumes a partial one.
+set -euo pipefail
+root=$1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+. "$root/tests/scripts/sweep_common.sh"
+make_tiny_experiment
+"$root/scripts/sweep" tiny --jobs 2 --threads 1
+expect_finished a b
+out=$("$root/scripts/sweep" tiny --jobs 2 --threads 1)
+echo "$out" | grep -q "tiny/a: finished, skipped" || { echo "FAIL: finished run not skipped: $out"; exit 1; }
+# A run stopped after one epoch is resumed, not restarted.
+"$root/build/glimpse" train --config "$tmp/experiments/tiny/config.ini" --seed 3 --epochs 1 \
+  --out "$tmp/results/tiny/c.h5" --threads 1 >/dev/null
+# ... as if it had been stopped after 1 of 2 epochs:
+/usr/bin/python3 -c "import h5py,sys; f=h5py.File(sys.argv[1],'r+'); f.attrs['epochs']='2'" "$tmp/results/tiny/c.h5"
+[ "$("$root/build/glimpse" summarize --status "$tmp/results/tiny/c.h5")" = partial ]
+printf 'c  --seed 3\n' >> "$tmp/experiments/tiny/runs.txt"
+"$root/scripts/sweep" tiny --only c --dry-run | grep -q -- "--resume" || { echo "FAIL: partial run not resumed"; exit 1; }
+echo "3 passed, 0 failed"
