@@ -31,15 +31,16 @@ class Sgd : public Optimizer<T> {
  public:
   Sgd(std::size_t n, T momentum) : momentum_(momentum), velocity_(xt::zeros<T>({n})) {}
   void Step(ParamStore<T>& store, T lr) override {
-    T* p = store.values().data();
-    const T* g = store.grads().data();
-    T* v = velocity_.data();
+    T* __restrict p = store.values().data();
+    const T* __restrict g = store.grads().data();
+    T* __restrict v = velocity_.data();
+    const T mu = momentum_;
     const std::size_t n = store.size();
-    if (momentum_ == T(0)) {
+    if (mu == T(0)) {
       for (std::size_t i = 0; i < n; ++i) p[i] -= lr * g[i];
     } else {
       for (std::size_t i = 0; i < n; ++i) {
-        v[i] = momentum_ * v[i] + g[i];
+        v[i] = mu * v[i] + g[i];
         p[i] -= lr * v[i];
       }
     }
@@ -65,15 +66,17 @@ class Adam : public Optimizer<T> {
     const double t = static_cast<double>(this->steps);
     const T c1 = static_cast<T>(1.0 / (1.0 - std::pow(static_cast<double>(beta1_), t)));
     const T c2 = static_cast<T>(1.0 / (1.0 - std::pow(static_cast<double>(beta2_), t)));
-    T* p = store.values().data();
-    const T* g = store.grads().data();
-    T* m = m_.data();
-    T* v = v_.data();
+    // Locals and __restrict let the compiler vectorise the loop (members could alias the buffers).
+    T* __restrict p = store.values().data();
+    const T* __restrict g = store.grads().data();
+    T* __restrict m = m_.data();
+    T* __restrict v = v_.data();
+    const T b1 = beta1_, b2 = beta2_, eps = eps_;
     const std::size_t n = store.size();
     for (std::size_t i = 0; i < n; ++i) {
-      m[i] = beta1_ * m[i] + (T(1) - beta1_) * g[i];
-      v[i] = beta2_ * v[i] + (T(1) - beta2_) * g[i] * g[i];
-      p[i] -= lr * (m[i] * c1) / (std::sqrt(v[i] * c2) + eps_);
+      m[i] = b1 * m[i] + (T(1) - b1) * g[i];
+      v[i] = b2 * v[i] + (T(1) - b2) * g[i] * g[i];
+      p[i] -= lr * (m[i] * c1) / (std::sqrt(v[i] * c2) + eps);
     }
   }
   std::vector<std::pair<std::string, Vec<T>*>> StateBuffers() override {
