@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cmath>
 #include <ctime>
+#include <fstream>
 #include <iomanip>
 #include <iostream>
 #include <thread>
@@ -36,6 +37,21 @@ std::string Duration(double s) {
   else if (total >= 60) os << total / 60 << "m" << std::setw(2) << std::setfill('0') << total % 60 << "s";
   else os << total << "s";
   return os.str();
+}
+
+// Resident memory of this process in MB (VmRSS from /proc/self/status; 0 where unavailable).
+double ResidentMb() {
+  std::ifstream f("/proc/self/status");
+  std::string key;
+  double kb = 0;
+  while (f >> key) {
+    if (key == "VmRSS:") {
+      f >> kb;
+      break;
+    }
+    f.ignore(1 << 20, '\n');
+  }
+  return kb / 1024.0;
 }
 
 bool AllFinite(const float* p, std::size_t n) {
@@ -358,12 +374,13 @@ void Trainer::EndEpoch() {
     last_val_error_ = val.error;
     if (file_) {
       file_->Append("/eval", {{"step", static_cast<double>(step_)}, {"epoch", static_cast<double>(epoch_)},
-                              {"val_error", val.error}, {"test_error", test.error}});
+                              {"val_error", val.error}, {"test_error", test.error}, {"rss_mb", ResidentMb()}});
       WriteTrajectories();
     }
     std::cout << "epoch " << epoch_ << "/" << cfg_.epochs << " done | val_error " << std::fixed
               << std::setprecision(2) << 100 * val.error << "% test_error " << 100 * test.error
-              << "% (policy mean) | train " << Duration(wall_s_) << ", eval " << Duration(Now() - t0);
+              << "% (policy mean) | train " << Duration(wall_s_) << ", eval " << Duration(Now() - t0)
+              << " | rss " << std::setprecision(0) << ResidentMb() << " MB";
     const double per_epoch = wall_s_ / std::max<std::int64_t>(1, epoch_);
     std::cout << " | ETA " << Duration(per_epoch * (cfg_.epochs - epoch_)) << "\n" << std::flush;
   }
