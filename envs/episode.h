@@ -42,6 +42,7 @@ class Episode {
       info_[b] = task_.Render(split, indices[b], epoch, image(b));
       labels_[b] = info_[b].label;
     }
+    sensor_.Prepare(images_.data(), batch, task_.height(), task_.width());
     steps_ = 0;
   }
 

@@ -16,6 +16,9 @@ class Sensor {
   virtual std::string name() const = 0;
   virtual int param_size() const = 0;    // P
   virtual int glimpse_size() const = 0;  // D
+  // Called once per batch of images before its Reads (T of them per episode), so a sensor can
+  // precompute per-image tables. Read must also be correct without it.
+  virtual void Prepare(const T* /*images*/, int /*batch*/, int /*height*/, int /*width*/) const {}
   // images (B, H, W) row-major, params (B, P) -> glimpse (B, D). Overwrites glimpse.
   virtual void Read(const T* images, int batch, int height, int width, const T* params,
                     T* glimpse) const = 0;

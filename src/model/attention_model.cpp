@@ -71,6 +71,12 @@ void AttentionModel<T>::Forward(const T* images, int rows, int height, int width
   if (mode == LocationMode::kGiven)
     Check(r.rows == rows && r.steps == spec_.steps, "kGiven needs a rollout of the same shape");
   Prepare(rows, r);
+  {
+    const auto t0 = std::chrono::steady_clock::now();
+    sensor_->Prepare(images, rows, height, width);
+    if (sensor_seconds_)
+      *sensor_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  }
   const std::size_t nP = static_cast<std::size_t>(rows) * P_;
   for (int t = 1; t <= spec_.steps; ++t) {
     T* head = r.block(r.head, t);

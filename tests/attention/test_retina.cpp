@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include "src/attention/retina.h"
+#include "src/core/rng.h"
 
 using namespace glimpse;
 
@@ -74,4 +75,20 @@ TEST_CASE("Retina refuses impossible settings", "[attention][retina]") {
   CHECK_THROWS_WITH(Retina<float>(0, 1), Catch::Contains("patch size must be at least 1"));
   CHECK_THROWS_WITH(Retina<float>(8, 0), Catch::Contains("scales must be in [1, 8]"));
   CHECK_THROWS_WITH(Retina<float>(8, 1, -1), Catch::Contains("unit-pixels"));
+}
+
+TEST_CASE("Retina reads the same with and without its summed-area tables", "[attention][retina]") {
+  const Retina<double> r(5, 3);
+  std::vector<double> im(3 * 30 * 30);
+  Rng rng(9, "test");
+  for (auto& v : im) v = rng.Uniform();
+  std::vector<double> loc(6), direct(3 * r.glimpse_size()), fast(3 * r.glimpse_size());
+  for (int trial = 0; trial < 50; ++trial) {
+    for (auto& l : loc) l = rng.Uniform(-1.3, 1.3);  // partly outside the image
+    const Retina<double> plain(5, 3);                 // never prepared: the direct path
+    plain.Read(im.data(), 3, 30, 30, loc.data(), direct.data());
+    r.Prepare(im.data(), 3, 30, 30);
+    r.Read(im.data(), 3, 30, 30, loc.data(), fast.data());
+    for (std::size_t i = 0; i < fast.size(); ++i) REQUIRE(fast[i] == Approx(direct[i]).margin(1e-12));
+  }
 }
