@@ -30,4 +30,24 @@ void VSigmoid(const T* x, std::size_t n, T* y) {
   for (; i < n; ++i) y[i] = T(1) / (T(1) + std::exp(-x[i]));
 }
 
+// sum_i x[i]^2 in one vectorised pass (float lanes, summed in double at the end). A NaN or inf
+// anywhere makes the result NaN or inf, so it doubles as a finiteness check.
+template <class T>
+double SumOfSquares(const T* x, std::size_t n) {
+  using B = xsimd::batch<T>;
+  B a0(T(0)), a1(T(0)), a2(T(0)), a3(T(0));
+  std::size_t i = 0;
+  for (; i + 4 * B::size <= n; i += 4 * B::size) {
+    const B x0 = B::load_unaligned(x + i), x1 = B::load_unaligned(x + i + B::size);
+    const B x2 = B::load_unaligned(x + i + 2 * B::size), x3 = B::load_unaligned(x + i + 3 * B::size);
+    a0 = xsimd::fma(x0, x0, a0);
+    a1 = xsimd::fma(x1, x1, a1);
+    a2 = xsimd::fma(x2, x2, a2);
+    a3 = xsimd::fma(x3, x3, a3);
+  }
+  double s = static_cast<double>(xsimd::hadd(a0)) + xsimd::hadd(a1) + xsimd::hadd(a2) + xsimd::hadd(a3);
+  for (; i < n; ++i) s += static_cast<double>(x[i]) * x[i];
+  return s;
+}
+
 }  // namespace glimpse

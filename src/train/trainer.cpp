@@ -14,6 +14,7 @@
 #include "src/core/blas.h"
 #include "src/core/schedule.h"
 #include "src/core/version.h"
+#include "src/nn/vmath.h"
 #include "src/train/checkpoint.h"
 
 namespace glimpse {
@@ -54,11 +55,6 @@ double ResidentMb() {
   return kb / 1024.0;
 }
 
-bool AllFinite(const float* p, std::size_t n) {
-  for (std::size_t i = 0; i < n; ++i)
-    if (!std::isfinite(p[i])) return false;
-  return true;
-}
 
 std::unique_ptr<Sensor<float>> MakeSensor(const ExperimentConfig& c) {
   return std::make_unique<Retina<float>>(c.patch, c.scales, c.unit_pixels);
@@ -169,15 +165,15 @@ void Trainer::TrainStep(const std::int64_t* indices, int images, std::int64_t ep
   store.ZeroGrad();
   model_->Backward(rollout_);
   lap(profile_ ? profile_->backward : t);
-  if (!std::isfinite(rep.total) || !AllFinite(store.grads().data(), store.size())) {
+  // One pass gives the gradient norm and, being non-finite when a gradient is, the NaN check (a
+  // gradient above ~1e19, whose square overflows float, also counts as divergence).
+  const double norm = std::sqrt(SumOfSquares(store.grads().data(), store.size()));
+  if (!std::isfinite(rep.total) || !std::isfinite(norm)) {
     const std::string what = std::isfinite(rep.total) ? "a gradient" : "the loss";
     throw Diverged(Format("training diverged: ", what, " is NaN or inf at step ", step_ + 1, " (epoch ",
                           epoch + 1, ")"));
   }
   // Global gradient-norm clipping.
-  double sq = 0;
-  for (float g : store.grads()) sq += static_cast<double>(g) * g;
-  const double norm = std::sqrt(sq);
   if (cfg_.clip > 0 && norm > cfg_.clip) {
     const float k = static_cast<float>(cfg_.clip / norm);
     for (float& g : store.grads()) g *= k;
