@@ -41,6 +41,19 @@ class CoreNetwork {
   virtual void Backward(const T* X, T* dH, CoreCache<T>& cache, T* dX) const = 0;
 };
 
+// The shared part of the cores built on one recurrent cell (rnn_core.h, lstm_core.h).
+template <class T, class Cell>
+class CellCore : public CoreNetwork<T> {
+ public:
+  CellCore(ParamStore<T>& store, const std::string& name, int input, int hidden)
+      : cell_(store, name, input, hidden) {}
+  void Init(Rng& rng) override { cell_.Init(rng); }
+  int hidden() const override { return cell_.hidden(); }
+
+ protected:
+  Cell cell_;
+};
+
 // "rnn" (ReLU Elman cell, RAM) or "lstm".
 template <class T>
 std::unique_ptr<CoreNetwork<T>> MakeCore(const std::string& kind, ParamStore<T>& store,

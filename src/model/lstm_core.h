@@ -7,12 +7,10 @@
 namespace glimpse {
 
 template <class T>
-class LstmCore : public CoreNetwork<T> {
+class LstmCore : public CellCore<T, LstmCell<T>> {
  public:
-  LstmCore(ParamStore<T>& store, const std::string& name, int input, int hidden)
-      : cell_(store, name, input, hidden) {}
-  void Init(Rng& rng) override { cell_.Init(rng); }
-  int hidden() const override { return cell_.hidden(); }
+  using CellCore<T, LstmCell<T>>::CellCore;
+  using CellCore<T, LstmCell<T>>::hidden;
 
   void Prepare(int steps, int rows, CoreCache<T>& c) const override {
     const auto H = static_cast<std::size_t>(hidden()), N = static_cast<std::size_t>(rows);
@@ -30,7 +28,7 @@ class LstmCore : public CoreNetwork<T> {
   void Step(int t, const T* x_t, CoreCache<T>& c) const override {
     const std::size_t block = static_cast<std::size_t>(c.rows) * hidden();
     const bool first = t == 1;  // h_0 = c_0 = 0: skip the recurrent product
-    cell_.StepForward(x_t, first ? nullptr : c.h_at(t - 1), first ? nullptr : c.c.data() + (t - 1) * block,
+    this->cell_.StepForward(x_t, first ? nullptr : c.h_at(t - 1), first ? nullptr : c.c.data() + (t - 1) * block,
                       c.rows, c.gates.data() + 4 * (t - 1) * block, c.c.data() + t * block,
                       c.tanh_c.data() + (t - 1) * block, c.h_at(t));
   }
@@ -38,11 +36,11 @@ class LstmCore : public CoreNetwork<T> {
   void Backward(const T* X, T* dH, CoreCache<T>& c, T* dX) const override {
     const int N = c.rows, TT = c.steps;
     const std::size_t block = static_cast<std::size_t>(N) * hidden();
-    const Linear<T>& hh = cell_.recurrent_layer();
+    const Linear<T>& hh = this->cell_.recurrent_layer();
     // Sequential part: gate gradients, dc_{t-1}, and dh_{t-1} += dz_t Wh.
     for (int t = TT; t >= 1; --t) {
       T* dz = c.dpre.data() + 4 * (t - 1) * block;
-      cell_.GateBackward(c.gates.data() + 4 * (t - 1) * block, c.tanh_c.data() + (t - 1) * block,
+      this->cell_.GateBackward(c.gates.data() + 4 * (t - 1) * block, c.tanh_c.data() + (t - 1) * block,
                          t > 1 ? c.c.data() + (t - 1) * block : nullptr, dH + t * block,
                          t < TT ? c.dc.data() + t * block : nullptr, N, dz,
                          t > 1 ? c.dc.data() + (t - 1) * block : nullptr);
@@ -50,11 +48,9 @@ class LstmCore : public CoreNetwork<T> {
     }
     // Batched over all steps.
     if (TT > 1) hh.BackwardParams(c.h_at(1), c.dpre.data() + 4 * block, (TT - 1) * N);
-    cell_.input_layer().Backward(X, c.dpre.data(), TT * N, dX);
+    this->cell_.input_layer().Backward(X, c.dpre.data(), TT * N, dX);
   }
 
- private:
-  LstmCell<T> cell_;
 };
 
 }  // namespace glimpse

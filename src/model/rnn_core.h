@@ -7,12 +7,10 @@
 namespace glimpse {
 
 template <class T>
-class RnnCore : public CoreNetwork<T> {
+class RnnCore : public CellCore<T, RnnCell<T>> {
  public:
-  RnnCore(ParamStore<T>& store, const std::string& name, int input, int hidden)
-      : cell_(store, name, input, hidden) {}
-  void Init(Rng& rng) override { cell_.Init(rng); }
-  int hidden() const override { return cell_.hidden(); }
+  using CellCore<T, RnnCell<T>>::CellCore;
+  using CellCore<T, RnnCell<T>>::hidden;
 
   void Prepare(int steps, int rows, CoreCache<T>& c) const override {
     const auto H = static_cast<std::size_t>(hidden()), N = static_cast<std::size_t>(rows);
@@ -23,13 +21,13 @@ class RnnCore : public CoreNetwork<T> {
   }
 
   void Step(int t, const T* x_t, CoreCache<T>& c) const override {
-    cell_.Forward(x_t, t > 1 ? c.h_at(t - 1) : nullptr, c.rows, c.h_at(t));  // h_0 = 0: skip Wh
+    this->cell_.Forward(x_t, t > 1 ? c.h_at(t - 1) : nullptr, c.rows, c.h_at(t));  // h_0 = 0: skip Wh
   }
 
   void Backward(const T* X, T* dH, CoreCache<T>& c, T* dX) const override {
     const int N = c.rows, H = hidden(), TT = c.steps;
     const std::size_t block = static_cast<std::size_t>(N) * H;
-    const Linear<T>& hh = cell_.recurrent_layer();
+    const Linear<T>& hh = this->cell_.recurrent_layer();
     // Sequential part: dpre_t = dh_t * [h_t > 0]; dh_{t-1} += dpre_t Wh.
     for (int t = TT; t >= 1; --t) {
       T* dpre = c.dpre.data() + (t - 1) * block;
@@ -38,11 +36,9 @@ class RnnCore : public CoreNetwork<T> {
     }
     // Batched over all steps: Wh grad from steps 2..T, input weights, bias and dX from 1..T.
     if (TT > 1) hh.BackwardParams(c.h_at(1), c.dpre.data() + block, (TT - 1) * N);
-    cell_.input_layer().Backward(X, c.dpre.data(), TT * N, dX);
+    this->cell_.input_layer().Backward(X, c.dpre.data(), TT * N, dX);
   }
 
- private:
-  RnnCell<T> cell_;
 };
 
 }  // namespace glimpse
