@@ -5,6 +5,7 @@
 // centre); differentiable sensors (DRAW, STN) have more read parameters and a Backward.
 #pragma once
 
+#include <stdexcept>
 #include <string>
 
 namespace glimpse {
@@ -22,6 +23,16 @@ class Sensor {
   // images (B, H, W) row-major, params (B, P) -> glimpse (B, D). Overwrites glimpse.
   virtual void Read(const T* images, int batch, int height, int width, const T* params,
                     T* glimpse) const = 0;
+
+  // Differentiable sensors (DRAW, spatial transformer) learn their read parameters by
+  // backpropagation: given dglimpse (B, D), Backward writes dparams (B, P) and, if dimages is not
+  // null, adds the gradient with respect to the images (B, H, W) into it.
+  virtual bool differentiable() const { return false; }
+  virtual void Backward(const T* /*images*/, int /*batch*/, int /*height*/, int /*width*/,
+                        const T* /*params*/, const T* /*dglimpse*/, T* /*dparams*/,
+                        T* /*dimages*/) const {
+    throw std::logic_error(name() + " is not differentiable: its read parameters are learned by REINFORCE");
+  }
 };
 
 }  // namespace glimpse

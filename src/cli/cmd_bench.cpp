@@ -4,12 +4,17 @@
 #include <chrono>
 #include <iomanip>
 #include <iostream>
+#include <sstream>
 
 #include "envs/image_task.h"
+#include "src/attention/draw_read.h"
+#include "src/attention/retina.h"
+#include "src/attention/spatial_transformer.h"
 #include "src/cli/commands.h"
 #include "src/cli/config_options.h"
 #include "src/core/blas.h"
 #include "src/core/error.h"
+#include "src/core/rng.h"
 #include "src/train/trainer.h"
 
 namespace glimpse::cli {
@@ -30,13 +35,66 @@ double BenchTask(const ImageTask& task, int images, int batch) {
   return images / Seconds(t0, std::chrono::steady_clock::now());
 }
 
+// Microseconds per read of a batch of B images, for each sensor and canvas size; differentiable
+// sensors also with their backward pass.
+// Returns the retina's images/s at canvas 60 (the RAM setting), bench's last line.
+double BenchSensors(int batch, int patch) {
+  double retina60 = 0;
+  std::vector<std::pair<std::string, std::unique_ptr<Sensor<float>>>> sensors;
+  sensors.emplace_back("retina (3 scales)", std::make_unique<Retina<float>>(patch, 3));
+  sensors.emplace_back("draw", std::make_unique<DrawRead<float>>(patch));
+  sensors.emplace_back("stn (affine)", std::make_unique<SpatialTransformer<float>>(
+                                           patch, 1, SpatialTransformer<float>::Mode::kAffine));
+  std::cout << "us per read of " << batch << " images, glimpse " << patch << "x" << patch
+            << " (read / read + backward)\n";
+  std::cout << std::left << std::setw(20) << "sensor";
+  for (int c : {28, 60, 100, 200}) std::cout << std::right << std::setw(22) << ("canvas " + std::to_string(c));
+  std::cout << "\n";
+  Rng rng(1, "bench");
+  for (auto& [name, sensor] : sensors) {
+    std::cout << std::left << std::setw(20) << name;
+    for (int C : {28, 60, 100, 200}) {
+      std::vector<float> images(static_cast<std::size_t>(batch) * C * C), dimages(images.size());
+      for (auto& v : images) v = static_cast<float>(rng.Uniform());
+      const int P = sensor->param_size();
+      std::vector<float> params(static_cast<std::size_t>(batch) * P), out(static_cast<std::size_t>(batch) * sensor->glimpse_size());
+      for (auto& v : params) v = static_cast<float>(rng.Uniform(-0.5, 0.5));
+      if (name.rfind("stn", 0) == 0)
+        for (int b = 0; b < batch; ++b) params[b * P] += 1, params[b * P + 4] += 1;
+      std::vector<float> dparams(params.size());
+      const int reps = 20;
+      auto t0 = std::chrono::steady_clock::now();
+      for (int r = 0; r < reps; ++r) {
+        sensor->Prepare(images.data(), batch, C, C);
+        sensor->Read(images.data(), batch, C, C, params.data(), out.data());
+      }
+      const double read_us = 1e6 * Seconds(t0, std::chrono::steady_clock::now()) / reps;
+      if (name.rfind("retina", 0) == 0 && C == 60) retina60 = batch / (read_us * 1e-6);
+      std::ostringstream cell;
+      cell << std::fixed << std::setprecision(0) << read_us;
+      if (sensor->differentiable()) {
+        t0 = std::chrono::steady_clock::now();
+        for (int r = 0; r < reps; ++r) {
+          sensor->Read(images.data(), batch, C, C, params.data(), out.data());
+          sensor->Backward(images.data(), batch, C, C, params.data(), out.data(), dparams.data(), dimages.data());
+        }
+        cell << " / " << 1e6 * Seconds(t0, std::chrono::steady_clock::now()) / reps;
+      }
+      std::cout << std::right << std::setw(22) << cell.str();
+    }
+    std::cout << "\n";
+  }
+  return retina60;
+}
+
 }  // namespace
 
 int RunBench(int argc, char** argv) {
   po::options_description desc("bench options");
   desc.add_options()("help,h", "show this help")(
       "what", po::value<std::string>()->default_value("train"),
-      "train: training images/s of the configured model; env: task generation speed")(
+      "train: training images/s of the configured model; env: task generation speed; sensors: "
+      "microseconds per read for each sensor and canvas size")(
       "images", po::value<int>()->default_value(20000), "images to process")(
       "profile", "train: also print the time per phase (task, sensor, forward, loss, backward, optimizer)")(
       "config", po::value<std::string>(), "INI file with experiment options");
@@ -47,7 +105,14 @@ int RunBench(int argc, char** argv) {
   const std::string what = vm["what"].as<std::string>();
   const int images = vm["images"].as<int>();
   CheckRange(images, 1, 1 << 30, "option --images");
-  Check(what == "env" || what == "train", "option --what: expected train or env, found '", what, "'");
+  Check(what == "env" || what == "train" || what == "sensors", "option --what: expected train, env or sensors, found '",
+        what, "'");
+  if (what == "sensors") {
+    SetBlasThreads(cfg.threads > 0 ? cfg.threads : 1);
+    const double rate = BenchSensors(cfg.batch, cfg.patch == 8 ? 12 : cfg.patch);
+    std::cout << "retina reads on canvas 60\nimages_per_s=" << std::fixed << std::setprecision(0) << rate << "\n";
+    return 0;
+  }
   if (what == "train") {
     Trainer trainer(cfg, nullptr, false);
     const int steps = std::max(1, images / cfg.batch);

@@ -1,0 +1,150 @@
+// DRAW's read (Gregor et al. 2015, section 3.2): an N x N grid of Gaussian filters over the image.
+//
+// Read parameters (B, 5), emitted by a linear layer of the core state: (gx~, gy~, log sigma^2,
+// log delta~, log gamma). With A = width, B = height:
+//   gx = (A + 1) / 2 (gx~ + 1),  gy = (B + 1) / 2 (gy~ + 1)           grid centre, pixels
+//   delta = (max(A, B) - 1) / (N - 1) exp(log delta~)                  stride, pixels
+//   mu_x,i = gx + (i - N/2 - 0.5) delta,  mu_y,j likewise             filter centres, i = 1..N
+//   Fx[i, a] = exp(-(a - mu_x,i)^2 / (2 sigma^2)) / Z_i               rows normalised to sum 1
+//   glimpse (N, N) = gamma Fy x Fx^T                                   two matrix products (BLAS)
+// Pixel a is at coordinate a (0-based) here. Differentiable in the parameters and in the image.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "src/attention/sensor.h"
+#include "src/core/blas.h"
+#include "src/core/error.h"
+
+namespace glimpse {
+
+template <class T>
+class DrawRead : public Sensor<T> {
+ public:
+  explicit DrawRead(int n) : n_(n) { CheckRange(n, 1, 256, "DRAW read size N (--patch)"); }
+  std::string name() const override { return "draw"; }
+  int param_size() const override { return 5; }
+  int glimpse_size() const override { return n_ * n_; }
+  bool differentiable() const override { return true; }
+
+  void Read(const T* images, int batch, int H, int W, const T* params, T* glimpse) const override {
+    Scratch s(n_, H, W);
+    for (int b = 0; b < batch; ++b) {
+      const Geometry g = Decode(params + 5 * b, H, W);
+      Filters(g.gx, g.delta, g.var, W, s.fx.data(), nullptr);
+      Filters(g.gy, g.delta, g.var, H, s.fy.data(), nullptr);
+      const T* x = images + static_cast<std::ptrdiff_t>(b) * H * W;
+      // U (H, N) = x Fx^T; glimpse (N, N) = gamma Fy U.
+      Gemm<T>(false, true, H, n_, W, T(1), x, W, s.fx.data(), W, T(0), s.u.data(), n_);
+      Gemm<T>(false, false, n_, n_, H, static_cast<T>(g.gamma), s.fy.data(), H, s.u.data(), n_, T(0),
+              glimpse + static_cast<std::ptrdiff_t>(b) * n_ * n_, n_);
+    }
+  }
+
+  void Backward(const T* images, int batch, int H, int W, const T* params, const T* dglimpse,
+                T* dparams, T* dimages) const override {
+    Scratch s(n_, H, W);
+    std::vector<T> dfx(static_cast<std::size_t>(n_) * W), dfy(static_cast<std::size_t>(n_) * H),
+        du(static_cast<std::size_t>(H) * n_), ex(static_cast<std::size_t>(n_) * W),
+        ey(static_cast<std::size_t>(n_) * H), g(static_cast<std::size_t>(n_) * n_);
+    for (int b = 0; b < batch; ++b) {
+      const Geometry geo = Decode(params + 5 * b, H, W);
+      Filters(geo.gx, geo.delta, geo.var, W, s.fx.data(), ex.data());
+      Filters(geo.gy, geo.delta, geo.var, H, s.fy.data(), ey.data());
+      const T* x = images + static_cast<std::ptrdiff_t>(b) * H * W;
+      const T* dg = dglimpse + static_cast<std::ptrdiff_t>(b) * n_ * n_;
+      const T gamma = static_cast<T>(geo.gamma);
+      Gemm<T>(false, true, H, n_, W, T(1), x, W, s.fx.data(), W, T(0), s.u.data(), n_);  // U = x Fx^T
+      Gemm<T>(false, false, n_, n_, H, T(1), s.fy.data(), H, s.u.data(), n_, T(0), g.data(), n_);  // Fy U
+      double dgamma = 0;
+      for (int i = 0; i < n_ * n_; ++i) dgamma += static_cast<double>(dg[i]) * g[i];
+      // dFy (N, H) = gamma dG U^T; dU (H, N) = gamma Fy^T dG; dFx (N, W) = dU^T x; dx = dU Fx.
+      Gemm<T>(false, true, n_, H, n_, gamma, dg, n_, s.u.data(), n_, T(0), dfy.data(), H);
+      Gemm<T>(true, false, H, n_, n_, gamma, s.fy.data(), H, dg, n_, T(0), du.data(), n_);
+      Gemm<T>(true, false, n_, W, H, T(1), du.data(), n_, x, W, T(0), dfx.data(), W);
+      if (dimages)
+        Gemm<T>(false, false, H, W, n_, T(1), du.data(), n_, s.fx.data(), W, T(1),
+                dimages + static_cast<std::ptrdiff_t>(b) * H * W, W);
+      // Through the normalised Gaussians to (centre, stride, variance).
+      double dgx = 0, dgy = 0, ddelta = 0, dvar = 0;
+      FilterBackward(s.fx.data(), ex.data(), dfx.data(), geo.gx, geo.delta, geo.var, W, dgx, ddelta, dvar);
+      FilterBackward(s.fy.data(), ey.data(), dfy.data(), geo.gy, geo.delta, geo.var, H, dgy, ddelta, dvar);
+      T* dp = dparams + 5 * b;
+      dp[0] = static_cast<T>(dgx * (W + 1) / 2.0);
+      dp[1] = static_cast<T>(dgy * (H + 1) / 2.0);
+      dp[2] = static_cast<T>(dvar * geo.var);
+      dp[3] = static_cast<T>(ddelta * geo.delta);
+      dp[4] = static_cast<T>(dgamma * geo.gamma);
+    }
+  }
+
+ private:
+  struct Geometry {
+    double gx, gy, var, delta, gamma;
+  };
+  struct Scratch {
+    std::vector<T> fx, fy, u;
+    Scratch(int n, int H, int W)
+        : fx(static_cast<std::size_t>(n) * W), fy(static_cast<std::size_t>(n) * H), u(static_cast<std::size_t>(H) * n) {}
+  };
+
+  Geometry Decode(const T* p, int H, int W) const {
+    Geometry g;
+    g.gx = (W + 1) / 2.0 * (static_cast<double>(p[0]) + 1);
+    g.gy = (H + 1) / 2.0 * (static_cast<double>(p[1]) + 1);
+    g.var = std::exp(static_cast<double>(p[2]));
+    g.delta = (std::max(H, W) - 1.0) / std::max(1, n_ - 1) * std::exp(static_cast<double>(p[3]));
+    g.gamma = std::exp(static_cast<double>(p[4]));
+    return g;
+  }
+
+  double Offset(int i) const { return (i + 1) - n_ / 2.0 - 0.5; }  // i is 0-based here
+
+  // F (N, L) rows of normalised Gaussians over L pixels; e (N, L), if given, the unnormalised ones.
+  void Filters(double centre, double delta, double var, int L, T* F, T* e) const {
+    for (int i = 0; i < n_; ++i) {
+      const double mu = centre + Offset(i) * delta;
+      double z = 0;
+      T* row = F + static_cast<std::ptrdiff_t>(i) * L;
+      for (int a = 0; a < L; ++a) {
+        const double v = std::exp(-(a - mu) * (a - mu) / (2 * var));
+        row[a] = static_cast<T>(v);
+        z += v;
+      }
+      z = std::max(z, 1e-12);
+      for (int a = 0; a < L; ++a) {
+        if (e) e[static_cast<std::ptrdiff_t>(i) * L + a] = row[a];
+        row[a] = static_cast<T>(row[a] / z);
+      }
+    }
+  }
+
+  // From dF (N, L) to d centre, d delta, d var (accumulated).
+  void FilterBackward(const T* F, const T* e, const T* dF, double centre, double delta, double var, int L,
+                      double& dcentre, double& ddelta, double& dvar) const {
+    for (int i = 0; i < n_; ++i) {
+      const double mu = centre + Offset(i) * delta;
+      const T* f = F + static_cast<std::ptrdiff_t>(i) * L;
+      const T* df = dF + static_cast<std::ptrdiff_t>(i) * L;
+      const T* ei = e + static_cast<std::ptrdiff_t>(i) * L;
+      double z = 0, dot = 0;
+      for (int a = 0; a < L; ++a) z += ei[a], dot += static_cast<double>(df[a]) * f[a];
+      z = std::max(z, 1e-12);
+      double dmu = 0;
+      for (int a = 0; a < L; ++a) {
+        const double de = (df[a] - dot) / z;  // through the normalisation F = e / Z
+        const double d = a - mu;
+        dmu += de * ei[a] * d / var;
+        dvar += de * ei[a] * d * d / (2 * var * var);
+      }
+      dcentre += dmu;
+      ddelta += dmu * Offset(i);
+    }
+  }
+
+  int n_;
+};
+
+}  // namespace glimpse

@@ -1,0 +1,48 @@
+#include <catch2/catch.hpp>
+
+#include "src/attention/draw_read.h"
+#include "src/core/rng.h"
+#include "tests/gradcheck.h"
+
+using namespace glimpse;
+using namespace glimpse::test;
+
+TEST_CASE("DRAW read with a tiny sigma and stride 1 is a crop", "[attention][draw]") {
+  const int H = 12, W = 12, N = 4;
+  std::vector<double> im(H * W);
+  for (int i = 0; i < H * W; ++i) im[i] = i;
+  const DrawRead<double> draw(N);
+  // Columns 5..8 and rows 3..6: centres gx = 6.5, gy = 4.5; delta = 1; gamma = 1.
+  const double p[5] = {6.5 / 6.5 - 1, 4.5 / 6.5 - 1, std::log(1e-3), std::log(3.0 / 11.0), 0.0};
+  std::vector<double> g(N * N);
+  draw.Read(im.data(), 1, H, W, p, g.data());
+  for (int i = 0; i < N; ++i)
+    for (int j = 0; j < N; ++j) CHECK(g[i * N + j] == Approx((3 + i) * W + (5 + j)).margin(1e-9));
+  // gamma scales the glimpse.
+  const double p2[5] = {p[0], p[1], p[2], p[3], std::log(0.5)};
+  draw.Read(im.data(), 1, H, W, p2, g.data());
+  CHECK(g[0] == Approx(0.5 * (3 * W + 5)));
+}
+
+TEST_CASE("DRAW read gradients match finite differences (parameters and image)", "[attention][draw][gradcheck]") {
+  const int B = 2, H = 9, W = 11, N = 3;
+  const DrawRead<double> draw(N);
+  Rng rng(12, "test");
+  std::vector<double> im(B * H * W), params(B * 5), w(B * N * N), g(B * N * N);
+  FillRandom(im.data(), im.size(), rng);
+  FillRandom(w.data(), w.size(), rng);
+  const double p0[10] = {0.1, -0.2, std::log(2.0), std::log(0.6), std::log(1.3),
+                         -0.3, 0.25, std::log(0.8), std::log(1.1), std::log(0.7)};
+  std::copy(p0, p0 + 10, params.begin());
+  auto loss = [&] {
+    draw.Read(im.data(), B, H, W, params.data(), g.data());
+    return Dot(w.data(), g.data(), g.size());
+  };
+  std::vector<double> dparams(B * 5), dimages(B * H * W, 0.0);
+  draw.Backward(im.data(), B, H, W, params.data(), w.data(), dparams.data(), dimages.data());
+  std::string where;
+  CHECK(MaxGradError(loss, params.data(), dparams.data(), params.size(), 1e-5, &where) < 1e-6);
+  INFO(where);
+  // The read is linear in the image, so a large step has no truncation error and less round-off.
+  CHECK(MaxGradError(loss, im.data(), dimages.data(), im.size(), 0.1, &where) < 1e-6);
+}
