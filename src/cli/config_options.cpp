@@ -9,9 +9,9 @@ namespace glimpse::cli {
 
 po::options_description ConfigDescription() {
   const ExperimentConfig defaults;
-  po::options_description all("experiment options (also accepted in a --config INI file)");
+  po::options_description all("experiment options (also accepted in a --config INI file)", 100, 50);
   for (const char* group : {"task", "sensor", "model", "policy", "optimizer", "system"}) {
-    po::options_description g(group);
+    po::options_description g(group, 100, 50);
     for (const auto& s : ConfigOptions()) {
       if (s.group != group) continue;
       const std::string def = s.get(defaults);
@@ -34,7 +34,7 @@ void ApplyGiven(const po::variables_map& vm, ExperimentConfig& config) {
 bool ParseWithConfig(int argc, char** argv, const po::options_description& extra,
                      const std::string& usage, po::variables_map& vm, ExperimentConfig& config) {
   const po::options_description cfg = ConfigDescription();
-  po::options_description all;
+  po::options_description all(100, 50);
   all.add(extra).add(cfg);
   po::store(po::command_line_parser(argc, argv).options(all).run(), vm);
   if (vm.count("help")) {

@@ -19,12 +19,18 @@ T ParseNumber(const std::string& name, const std::string& s) {
   return v;
 }
 
+// The shortest text that reads back as the same value (0.1, not 0.10000000000000001).
 template <class T>
 std::string ToString(const T& v) {
-  std::ostringstream os;
-  os.precision(17);
-  os << v;
-  return os.str();
+  for (int precision = 6;; ++precision) {
+    std::ostringstream os;
+    os.precision(precision);
+    os << v;
+    std::istringstream is(os.str());
+    T back{};
+    is >> back;
+    if (back == v || precision >= 17) return os.str();
+  }
 }
 
 // Table rows for each field type.
