@@ -15,7 +15,7 @@ po::options_description ConfigDescription() {
     for (const auto& s : ConfigOptions()) {
       if (s.group != group) continue;
       const std::string def = s.get(defaults);
-      const std::string help = s.help + " [default: " + (def.empty() ? "\"\"" : def) + "]";
+      const std::string help = s.help + " [default=" + (def.empty() ? "\"\"" : def) + "]";
       if (s.is_flag)
         g.add_options()(s.name.c_str(), po::value<std::string>()->implicit_value("true"), help.c_str());
       else

@@ -15,7 +15,7 @@ TEST_CASE("glimpse --help lists the subcommands", "[cli]") {
 TEST_CASE("glimpse <command> --help lists options with defaults", "[cli]") {
   const auto r = RunGlimpse("render --help");
   CHECK(r.code == 0);
-  CHECK_THAT(r.output, Catch::Contains("--env") && Catch::Contains("[default: mnist28]"));
+  CHECK_THAT(r.output, Catch::Contains("--env") && Catch::Contains("[default=mnist28]"));
 }
 
 TEST_CASE("Bad input to render: a clear message and a non-zero exit", "[cli]") {
