@@ -1,7 +1,10 @@
 // Runs the glimpse binary from tests and captures its output and exit code.
 #pragma once
 
+#include <unistd.h>
+
 #include <array>
+#include <filesystem>
 #include <cstdio>
 #include <string>
 #include <sys/wait.h>
@@ -41,9 +44,23 @@ inline CommandResult RunGlimpse(std::string args) {
   return r;
 }
 
+// A scratch folder private to this test process ($TMPDIR/glimpse_tests_<pid>), removed at exit, so
+// concurrent test runs (ctest -j, or two checkouts) never share files.
 inline std::string TempDir() {
-  const char* t = std::getenv("TMPDIR");
-  return t ? t : "/tmp";
+  struct Dir {
+    std::string path;
+    Dir() {
+      const char* t = std::getenv("TMPDIR");
+      path = std::string(t ? t : "/tmp") + "/glimpse_tests_" + std::to_string(::getpid());
+      std::filesystem::create_directories(path);
+    }
+    ~Dir() {
+      std::error_code ec;
+      std::filesystem::remove_all(path, ec);
+    }
+  };
+  static const Dir dir;
+  return dir.path;
 }
 
 }  // namespace glimpse::test

@@ -8,15 +8,14 @@
 #include "envs/dataset.h"
 #include "envs/idx.h"
 #include "src/core/error.h"
+#include "tests/cli/cli_helpers.h"
 
 using namespace glimpse;
+using glimpse::test::TempDir;
 
 namespace {
 
-std::string TempPath(const std::string& name) {
-  return std::string(std::getenv("TMPDIR") ? std::getenv("TMPDIR") : "/tmp") + "/glimpse_test_" +
-         name;
-}
+std::string TempPath(const std::string& name) { return TempDir() + "/" + name; }
 
 IdxImages SmallImages(int count) {
   IdxImages im;
