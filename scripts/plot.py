@@ -48,11 +48,11 @@ def curves(paths, out):
     fig.savefig(out, dpi=110)
 
 
-def trajectories(path, out, epoch=-1, count=8):
-    run = results.load_run(path)
+def draw_trajectories(run, epoch=-1, count=8):
+    """A figure of the logged glimpses of run (from results.load_run) over its test images."""
     tj = run["trajectories"]
     if "locations" not in tj:
-        sys.exit(f"plot.py: {path} has no trajectories")
+        sys.exit(f"plot.py: {run['path']} has no trajectories")
     images, labels = tj["image"], tj["label"]
     locs, preds, epochs = tj["locations"][epoch], tj["prediction"][epoch], tj["epoch"]
     n = min(count, len(images))
@@ -78,10 +78,14 @@ def trajectories(path, out, epoch=-1, count=8):
         ok = "right" if preds[i] == labels[i] else "wrong"
         ax.set_title(f"{labels[i]} -> {preds[i]} ({ok})", fontsize=8)
         ax.axis("off")
-    fig.suptitle(f"{os.path.basename(path)}: glimpses after epoch {int(epochs[epoch])} (red first, yellow last)",
-                 fontsize=9)
+    fig.suptitle(f"{os.path.basename(run['path'])}: glimpses after epoch {int(epochs[epoch])} "
+                 "(red first, yellow last)", fontsize=9)
     fig.tight_layout()
-    fig.savefig(out, dpi=110)
+    return fig
+
+
+def trajectories(path, out, epoch=-1, count=8):
+    draw_trajectories(results.load_run(path), epoch, count).savefig(out, dpi=110)
 
 
 def variance(paths, out):

@@ -48,24 +48,11 @@ print("glimpse (ours):"); print(table.round(2).to_string())
 print("RAM, Mnih et al. 2014:"); print(pd.DataFrame(published).T.sort_index(axis=1).to_string())'''),
     ],
     "trajectories.ipynb": [
-        ("markdown", "# Glimpse trajectories drawn over test images\nThe logged locations of the fixed test images after the last evaluated epoch; boxes are the finest retina patch, red first, yellow last."),
+        ("markdown", "# Glimpse trajectories drawn over test images\nThe logged locations of the fixed test images after the last evaluated epoch; boxes are the retina's patches, red first, yellow last."),
         ("code", SETUP),
-        ("code", '''run = results.load_run(runs("results/ram_mnist28/run.h5")[0])
-tj, cfg = run["trajectories"], run["config"]
-images, labels, locs, preds = tj["image"], tj["label"], tj["locations"][-1], tj["prediction"][-1]
-H, W = images.shape[1:]
-unit = cfg.get("unit-pixels", 0) or W / 2
-n = min(8, len(images))
-fig, axes = plt.subplots(1, n, figsize=(2.2 * n, 2.6))
-for i, ax in enumerate(np.atleast_1d(axes)):
-    ax.imshow(images[i], cmap="gray")
-    xs, ys = W / 2 + locs[i, :, 0] * unit - 0.5, H / 2 + locs[i, :, 1] * unit - 0.5
-    ax.plot(xs, ys, color="yellow")
-    for t, (x, y) in enumerate(zip(xs, ys)):
-        s = cfg.get("patch", 8)
-        ax.add_patch(plt.Rectangle((x - s / 2, y - s / 2), s, s, fill=False, color=plt.cm.autumn(t / max(1, len(xs) - 1))))
-    ax.set_xlim(-0.5, W - 0.5); ax.set_ylim(H - 0.5, -0.5); ax.axis("off")
-    ax.set_title(f"{labels[i]} -> {preds[i]}")
+        ("code", '''import plot  # scripts/plot.py draws the same figure as a PNG
+run = results.load_run(runs("results/ram_mnist28/run.h5")[0])
+plot.draw_trajectories(run, epoch=-1, count=8)
 plt.show()'''),
     ],
     "gradient_variance.ipynb": [
