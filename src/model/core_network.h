@@ -38,7 +38,18 @@ class CoreNetwork {
   // X (T N, I): the inputs given to Step. dH ((T+1) N, H): gradient arriving at each h_t from
   // outside the core; it is consumed (overwritten). Accumulates parameter gradients and writes
   // dX (T N, I) if not null.
-  virtual void Backward(const T* X, T* dH, CoreCache<T>& cache, T* dX) const = 0;
+  void Backward(const T* X, T* dH, CoreCache<T>& cache, T* dX) const {
+    for (int t = cache.steps; t >= 1; --t) BackwardStep(t, dH, cache);
+    BackwardParams(X, cache, dX);
+  }
+
+  // The same in parts, for callers that add gradient to h_{t-1} from step t's input (differentiable
+  // reads): BackwardStep(t) turns the complete dh_t into the step's pre-activation gradient and adds
+  // its share to dh_{t-1}; BackwardInputStep(t) then gives dx_t (N, I); after t = 1,
+  // BackwardParams forms the weight gradients of all steps at once (and all dX if not null).
+  virtual void BackwardStep(int t, T* dH, CoreCache<T>& cache) const = 0;
+  virtual void BackwardInputStep(int t, const CoreCache<T>& cache, T* dx_t) const = 0;
+  virtual void BackwardParams(const T* X, CoreCache<T>& cache, T* dX) const = 0;
 };
 
 // The shared part of the cores built on one recurrent cell (rnn_core.h, lstm_core.h).

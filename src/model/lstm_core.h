@@ -33,24 +33,29 @@ class LstmCore : public CellCore<T, LstmCell<T>> {
                       c.tanh_c.data() + (t - 1) * block, c.h_at(t));
   }
 
-  void Backward(const T* X, T* dH, CoreCache<T>& c, T* dX) const override {
+  void BackwardStep(int t, T* dH, CoreCache<T>& c) const override {
+    // Gate gradients, dc_{t-1}, and dh_{t-1} += dz_t Wh.
     const int N = c.rows, TT = c.steps;
     const std::size_t block = static_cast<std::size_t>(N) * hidden();
-    const Linear<T>& hh = this->cell_.recurrent_layer();
-    // Sequential part: gate gradients, dc_{t-1}, and dh_{t-1} += dz_t Wh.
-    for (int t = TT; t >= 1; --t) {
-      T* dz = c.dpre.data() + 4 * (t - 1) * block;
-      this->cell_.GateBackward(c.gates.data() + 4 * (t - 1) * block, c.tanh_c.data() + (t - 1) * block,
-                         t > 1 ? c.c.data() + (t - 1) * block : nullptr, dH + t * block,
-                         t < TT ? c.dc.data() + t * block : nullptr, N, dz,
-                         t > 1 ? c.dc.data() + (t - 1) * block : nullptr);
-      if (t > 1) hh.BackwardInput(dz, N, dH + (t - 1) * block, /*accumulate=*/true);
-    }
-    // Batched over all steps.
-    if (TT > 1) hh.BackwardParams(c.h_at(1), c.dpre.data() + 4 * block, (TT - 1) * N);
-    this->cell_.input_layer().Backward(X, c.dpre.data(), TT * N, dX);
+    T* dz = c.dpre.data() + 4 * (t - 1) * block;
+    this->cell_.GateBackward(c.gates.data() + 4 * (t - 1) * block, c.tanh_c.data() + (t - 1) * block,
+                             t > 1 ? c.c.data() + (t - 1) * block : nullptr, dH + t * block,
+                             t < TT ? c.dc.data() + t * block : nullptr, N, dz,
+                             t > 1 ? c.dc.data() + (t - 1) * block : nullptr);
+    if (t > 1) this->cell_.recurrent_layer().BackwardInput(dz, N, dH + (t - 1) * block, /*accumulate=*/true);
   }
 
+  void BackwardInputStep(int t, const CoreCache<T>& c, T* dx_t) const override {
+    const std::size_t block = static_cast<std::size_t>(c.rows) * hidden();
+    this->cell_.input_layer().BackwardInput(c.dpre.data() + 4 * (t - 1) * block, c.rows, dx_t);
+  }
+
+  void BackwardParams(const T* X, CoreCache<T>& c, T* dX) const override {
+    const int N = c.rows, TT = c.steps;
+    const std::size_t block = static_cast<std::size_t>(N) * hidden();
+    if (TT > 1) this->cell_.recurrent_layer().BackwardParams(c.h_at(1), c.dpre.data() + 4 * block, (TT - 1) * N);
+    this->cell_.input_layer().Backward(X, c.dpre.data(), TT * N, dX);
+  }
 };
 
 }  // namespace glimpse

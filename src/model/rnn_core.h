@@ -24,21 +24,27 @@ class RnnCore : public CellCore<T, RnnCell<T>> {
     this->cell_.Forward(x_t, t > 1 ? c.h_at(t - 1) : nullptr, c.rows, c.h_at(t));  // h_0 = 0: skip Wh
   }
 
-  void Backward(const T* X, T* dH, CoreCache<T>& c, T* dX) const override {
-    const int N = c.rows, H = hidden(), TT = c.steps;
-    const std::size_t block = static_cast<std::size_t>(N) * H;
-    const Linear<T>& hh = this->cell_.recurrent_layer();
-    // Sequential part: dpre_t = dh_t * [h_t > 0]; dh_{t-1} += dpre_t Wh.
-    for (int t = TT; t >= 1; --t) {
-      T* dpre = c.dpre.data() + (t - 1) * block;
-      ReluBackward(c.h_at(t), dH + t * block, block, dpre);
-      if (t > 1) hh.BackwardInput(dpre, N, dH + (t - 1) * block, /*accumulate=*/true);
-    }
-    // Batched over all steps: Wh grad from steps 2..T, input weights, bias and dX from 1..T.
-    if (TT > 1) hh.BackwardParams(c.h_at(1), c.dpre.data() + block, (TT - 1) * N);
-    this->cell_.input_layer().Backward(X, c.dpre.data(), TT * N, dX);
+  void BackwardStep(int t, T* dH, CoreCache<T>& c) const override {
+    // dpre_t = dh_t * [h_t > 0]; dh_{t-1} += dpre_t Wh.
+    const int N = c.rows;
+    const std::size_t block = static_cast<std::size_t>(N) * hidden();
+    T* dpre = c.dpre.data() + (t - 1) * block;
+    ReluBackward(c.h_at(t), dH + t * block, block, dpre);
+    if (t > 1) this->cell_.recurrent_layer().BackwardInput(dpre, N, dH + (t - 1) * block, /*accumulate=*/true);
   }
 
+  void BackwardInputStep(int t, const CoreCache<T>& c, T* dx_t) const override {
+    const std::size_t block = static_cast<std::size_t>(c.rows) * hidden();
+    this->cell_.input_layer().BackwardInput(c.dpre.data() + (t - 1) * block, c.rows, dx_t);
+  }
+
+  void BackwardParams(const T* X, CoreCache<T>& c, T* dX) const override {
+    // Batched over all steps: Wh grad from steps 2..T, input weights, bias and dX from 1..T.
+    const int N = c.rows, TT = c.steps;
+    const std::size_t block = static_cast<std::size_t>(N) * hidden();
+    if (TT > 1) this->cell_.recurrent_layer().BackwardParams(c.h_at(1), c.dpre.data() + block, (TT - 1) * N);
+    this->cell_.input_layer().Backward(X, c.dpre.data(), TT * N, dX);
+  }
 };
 
 }  // namespace glimpse
