@@ -28,6 +28,8 @@ class DrawRead : public Sensor<T> {
   int param_size() const override { return 5; }
   int glimpse_size() const override { return n_ * n_; }
   bool differentiable() const override { return true; }
+  // Centred, unit variance, the stride that spans the image, gamma 1.
+  std::vector<T> InitialParams() const override { return {0, 0, 0, 0, 0}; }
 
   void Read(const T* images, int batch, int H, int W, const T* params, T* glimpse) const override {
     Scratch s(n_, H, W);

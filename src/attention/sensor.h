@@ -7,6 +7,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace glimpse {
 
@@ -28,6 +29,8 @@ class Sensor {
   // backpropagation: given dglimpse (B, D), Backward writes dparams (B, P) and, if dimages is not
   // null, adds the gradient with respect to the images (B, H, W) into it.
   virtual bool differentiable() const { return false; }
+  // Read parameters the read network should start from (its bias; weights start at zero), or empty.
+  virtual std::vector<T> InitialParams() const { return {}; }
   virtual void Backward(const T* /*images*/, int /*batch*/, int /*height*/, int /*width*/,
                         const T* /*params*/, const T* /*dglimpse*/, T* /*dparams*/,
                         T* /*dimages*/) const {

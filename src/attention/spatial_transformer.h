@@ -30,6 +30,7 @@ class SpatialTransformer : public Sensor<T> {
   int glimpse_size() const override { return k_ * g_ * g_; }
   bool differentiable() const override { return true; }
 
+  std::vector<T> InitialParams() const override { return Identity(); }
   // The identity transform in this sensor's parametrisation (the read network's initial bias).
   std::vector<T> Identity() const {
     return mode_ == Mode::kAffine ? std::vector<T>{1, 0, 0, 0, 1, 0} : std::vector<T>{1, 0, 0};

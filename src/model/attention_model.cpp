@@ -15,14 +15,17 @@ AttentionModel<T>::AttentionModel(const ModelSpec& spec, std::unique_ptr<Sensor<
       policy_(std::move(policy)),
       P_(sensor_->param_size()),
       D_(sensor_->glimpse_size()),
-      K_(policy_->head_size()),
+      K_(policy_ ? policy_->head_size() : sensor_->param_size()),
       glimpse_(store_, "glimpse", D_, P_, spec.glimpse_hidden, spec.hidden),
       core_(MakeCore<T>(spec.core, store_, "core", spec.hidden, spec.hidden)),
       location_(store_, "location.fc", spec.hidden, K_),
       action_(store_, "action.fc", spec.hidden, spec.classes),
       baseline_(store_, "baseline.fc", spec.hidden, 1) {
   CheckRange(spec.steps, 1, 1024, "glimpses per episode");
-  CheckEq(P_, 2, "read parameters of a hard-attention sensor (a location)");
+  Check(sensor_->differentiable() == (policy_ == nullptr), "the ", sensor_->name(), " sensor ",
+        sensor_->differentiable() ? "is differentiable and takes no location policy"
+                                  : "is not differentiable and needs a location policy");
+  if (policy_) CheckEq(P_, 2, "read parameters of a hard-attention sensor (a location)");
   store_.Allocate();
 }
 
@@ -31,6 +34,12 @@ void AttentionModel<T>::Init(Rng& rng) {
   glimpse_.Init(rng);
   core_->Init(rng);
   location_.Init(rng);
+  const std::vector<T> start = sensor_->InitialParams();
+  if (!start.empty()) {  // the read network starts at the sensor's chosen read (e.g. identity)
+    CheckEq(static_cast<int>(start.size()), K_, "initial read parameters");
+    store_.InitConstant(location_.weight(), T(0));
+    std::copy(start.begin(), start.end(), store_.value(location_.bias()));
+  }
   action_.Init(rng);
   baseline_.Init(rng);
 }
@@ -62,6 +71,10 @@ void AttentionModel<T>::Prepare(int rows, Rollout<T>& r) const {
   EnsureShape(r.dg, TN, Hd);
   EnsureShape(r.dhg, TN, Gh);
   EnsureShape(r.dhl, TN, Gh);
+  if (!policy_) {
+    EnsureShape(r.dx, TN, static_cast<std::size_t>(D_));
+    EnsureShape(r.dread, N, P);
+  }
 }
 
 template <class T>
@@ -71,6 +84,7 @@ void AttentionModel<T>::Forward(const T* images, int rows, int height, int width
   if (mode == LocationMode::kGiven)
     Check(r.rows == rows && r.steps == spec_.steps, "kGiven needs a rollout of the same shape");
   Prepare(rows, r);
+  r.images = images, r.height = height, r.width = width;
   {
     const auto t0 = std::chrono::steady_clock::now();
     sensor_->Prepare(images, rows, height, width);
@@ -84,6 +98,11 @@ void AttentionModel<T>::Forward(const T* images, int rows, int height, int width
     T* read = r.block(r.read, t);
     std::int32_t* choice = r.choice.data() + static_cast<Index>(t - 1) * rows;
     location_.Forward(r.core.h_at(t - 1), rows, head);
+    if (!policy_) {  // differentiable sensor: the read network's outputs are the read parameters
+      std::copy(head, head + nP, loc);
+      std::copy(head, head + nP, read);
+      std::fill(choice, choice + rows, LocationPolicy<T>::kExpected);
+    } else {
     policy_->Activate(head, rows, head);
     if (mode == LocationMode::kSample) {
       policy_->Sample(head, rows, *rng, loc, choice);
@@ -99,6 +118,7 @@ void AttentionModel<T>::Forward(const T* images, int rows, int height, int width
       std::fill(choice, choice + rows, LocationPolicy<T>::kExpected);
     }
     for (std::size_t i = 0; i < nP; ++i) read[i] = std::clamp(loc[i], T(-1), T(1));
+    }
     if (sensor_seconds_) {
       const auto t0 = std::chrono::steady_clock::now();
       sensor_->Read(images, rows, height, width, read, r.block(r.x, t));
@@ -121,6 +141,10 @@ void AttentionModel<T>::Forward(const T* images, int rows, int height, int width
 
 template <class T>
 void AttentionModel<T>::Backward(Rollout<T>& r) const {
+  if (!policy_) {
+    BackwardThroughReads(r);
+    return;
+  }
   const int N = r.rows, TT = r.steps, TN = TT * N;
   // Action loss -> h_T -> back through the core and the glimpse network.
   std::fill(r.dH.begin(), r.dH.end(), T(0));
@@ -132,6 +156,30 @@ void AttentionModel<T>::Backward(Rollout<T>& r) const {
   location_.BackwardParams(r.core.h_at(0), r.dpre.data(), TN);
   // Baseline regression -> baseline network only.
   baseline_.BackwardParams(r.core.h_at(0), r.dbaseline.data(), TN);
+}
+
+template <class T>
+void AttentionModel<T>::BackwardThroughReads(Rollout<T>& r) const {
+  const int N = r.rows, TT = r.steps;
+  const Index H = spec_.hidden;
+  std::fill(r.dH.begin(), r.dH.end(), T(0));
+  action_.Backward(r.core.h_at(TT), r.dlogits.data(), N, r.dH.data() + TT * N * H);
+  for (int t = TT; t >= 1; --t) {
+    // dh_t is complete here: step t+1's read has added its share.
+    core_->BackwardStep(t, r.dH.data(), r.core);
+    T* dg = r.block(r.dg, t);
+    core_->BackwardInputStep(t, r.core, dg);
+    T* dp = r.block(r.dpre, t);  // gradient at the read parameters p_t: from h_l ...
+    glimpse_.Backward(r.block(r.x, t), r.block(r.read, t), r.block(r.hg, t), r.block(r.hl, t), r.block(r.g, t),
+                      dg, N, r.block(r.dhg, t), r.block(r.dhl, t), r.block(r.dx, t), dp);
+    // ... and through the read itself.
+    sensor_->Backward(r.images, N, r.height, r.width, r.block(r.read, t), r.block(r.dx, t), r.dread.data(), nullptr);
+    const std::size_t nP = static_cast<std::size_t>(N) * P_;
+    for (std::size_t i = 0; i < nP; ++i) dp[i] += r.dread.data()[i];
+    if (t > 1) location_.BackwardInput(dp, N, r.dH.data() + (t - 1) * N * H, /*accumulate=*/true);
+  }
+  core_->BackwardParams(r.g.data(), r.core, nullptr);
+  location_.BackwardParams(r.core.h_at(0), r.dpre.data(), TT * N);
 }
 
 template class AttentionModel<float>;

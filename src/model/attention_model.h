@@ -11,6 +11,11 @@
 // The location and baseline networks read h detached: Backward sends the action loss through the
 // core and glimpse networks, the REINFORCE signal (dpre) only into the location network, and the
 // baseline regression only into the baseline network. Sampled locations are constants.
+//
+// With a differentiable sensor (DRAW, spatial transformer) there is no policy: the location
+// network is a read network whose outputs are the sensor's read parameters, p_t = W h_{t-1} + b,
+// and the classification loss reaches it, and the core through it, by backpropagation through each
+// read (an interleaved per-step backward pass).
 #pragma once
 
 #include <memory>
@@ -37,7 +42,8 @@ enum class LocationMode { kSample, kMean, kGiven };
 template <class T>
 class AttentionModel {
  public:
-  // Registers and allocates all parameters; Init() draws them.
+  // Registers and allocates all parameters; Init() draws them. policy is null exactly when the
+  // sensor is differentiable.
   AttentionModel(const ModelSpec& spec, std::unique_ptr<Sensor<T>> sensor,
                  std::unique_ptr<LocationPolicy<T>> policy);
 
@@ -57,7 +63,7 @@ class AttentionModel {
   const ParamStore<T>& store() const { return store_; }
   const ModelSpec& spec() const { return spec_; }
   const Sensor<T>& sensor() const { return *sensor_; }
-  const LocationPolicy<T>& policy() const { return *policy_; }
+  const LocationPolicy<T>* policy() const { return policy_.get(); }  // null: differentiable sensor
   // When set, Forward adds the seconds spent in the sensor to *seconds (profiling).
   void set_sensor_timer(double* seconds) { sensor_seconds_ = seconds; }
   // Parameter name prefixes of each sub-network, for tests and diagnostics.
@@ -69,6 +75,7 @@ class AttentionModel {
 
  private:
   void Prepare(int rows, Rollout<T>& r) const;
+  void BackwardThroughReads(Rollout<T>& r) const;
 
   ModelSpec spec_;
   ParamStore<T> store_;

@@ -32,6 +32,12 @@ struct Rollout {
   Mat<T> dH;         // ((T+1) N, H)
   Mat<T> dg;         // (T N, H)
   Mat<T> dhg, dhl;   // (T N, Gh)
+  // Differentiable sensors: the images read (not owned; valid until the episode is reset), the
+  // gradient at each glimpse, and the sensor's gradient at its read parameters.
+  const T* images = nullptr;
+  int height = 0, width = 0;
+  Mat<T> dx;         // (T N, D)
+  Mat<T> dread;      // (N, P)
 
   T* block(Mat<T>& m, int t) { return m.data() + static_cast<Index>(t - 1) * rows * m.shape(1); }
   const T* block(const Mat<T>& m, int t) const {

@@ -58,7 +58,8 @@ struct LossReport {
 template <class T>
 class Estimator {
  public:
-  Estimator(const EstimatorConfig& cfg, const LocationPolicy<T>& policy) : cfg_(cfg), policy_(policy) {
+  // policy null (a differentiable sensor): only the cross-entropy; there is nothing to REINFORCE.
+  Estimator(const EstimatorConfig& cfg, const LocationPolicy<T>* policy) : cfg_(cfg), policy_(policy) {
     Check(cfg.baseline != BaselineKind::kLeaveOneOut || cfg.samples >= 2,
           "the leave-one-out baseline needs --samples of at least 2, found ", cfg.samples);
   }
@@ -71,6 +72,15 @@ class Estimator {
     rep.action = SoftmaxCrossEntropyForward(r.logits.data(), labels, N, C, r.probs.data());
     SoftmaxCrossEntropyBackward(r.probs.data(), labels, N, C, static_cast<T>(cfg_.action_weight),
                                 r.dlogits.data());
+    if (policy_ == nullptr) {
+      std::fill(r.dpre.begin(), r.dpre.end(), T(0));
+      std::fill(r.dbaseline.begin(), r.dbaseline.end(), T(0));
+      double s = 0;
+      for (int n = 0; n < N; ++n) s += reward[n];
+      rep.reward = s / N;
+      rep.total = cfg_.action_weight * rep.action;
+      return rep;
+    }
     // Rewards R' (normalised or not).
     rnorm_.resize(N);
     double mean = 0, var = 0;
@@ -98,12 +108,12 @@ class Estimator {
         const std::int32_t choice = r.choice[i];
         const double adv = rnorm_[n] - Baseline(r, i, n, M);
         if (choice != LocationPolicy<T>::kExpected) {
-          reinforce -= adv * policy_.LogProb(head, loc, choice);
-          policy_.AddScore(head, loc, choice, k * static_cast<T>(adv), dpre);
+          reinforce -= adv * policy_->LogProb(head, loc, choice);
+          policy_->AddScore(head, loc, choice, k * static_cast<T>(adv), dpre);
         }
-        const double h = policy_.Entropy(head);
+        const double h = policy_->Entropy(head);
         entropy += h;
-        if (cfg_.entropy > 0) policy_.AddEntropyGrad(head, ke, dpre);
+        if (cfg_.entropy > 0) policy_->AddEntropyGrad(head, ke, dpre);
       }
     }
     rep.reinforce = reinforce / N;
@@ -152,7 +162,7 @@ class Estimator {
   }
 
   EstimatorConfig cfg_;
-  const LocationPolicy<T>& policy_;
+  const LocationPolicy<T>* policy_;
   std::vector<double> rnorm_;
   double average_ = 0.0;
 };

@@ -21,7 +21,8 @@ struct ExperimentConfig {
   std::int64_t train_images = 0;  // images per epoch; 0 = the whole training split
   std::uint64_t seed = 1;
   // sensor
-  std::string attention = "gaussian";  // gaussian | categorical
+  std::string attention = "gaussian";  // gaussian | categorical | draw | stn
+  std::string stn_params = "affine";   // stn: affine | scale (scale + translation)
   int grid = 4;                        // categorical: N x N candidate glimpse centres
   int glimpses = 6;
   int patch = 8;

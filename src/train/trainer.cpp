@@ -8,7 +8,9 @@
 #include <iostream>
 #include <thread>
 
+#include "src/attention/draw_read.h"
 #include "src/attention/retina.h"
+#include "src/attention/spatial_transformer.h"
 #include "src/rl/categorical_policy.h"
 #include "src/rl/gaussian_policy.h"
 #include "src/core/blas.h"
@@ -56,13 +58,22 @@ double ResidentMb() {
 }
 
 
+// The sensor of --attention: the retina for the hard policies, else the differentiable read.
 std::unique_ptr<Sensor<float>> MakeSensor(const ExperimentConfig& c) {
+  if (c.attention == "draw") return std::make_unique<DrawRead<float>>(c.patch);
+  if (c.attention == "stn")
+    return std::make_unique<SpatialTransformer<float>>(
+        c.patch, c.scales,
+        c.stn_params == "scale" ? SpatialTransformer<float>::Mode::kScaleTranslation
+                                : SpatialTransformer<float>::Mode::kAffine);
   return std::make_unique<Retina<float>>(c.patch, c.scales, c.unit_pixels);
 }
 
+// The location policy of a hard-attention --attention; null for differentiable sensors.
 std::unique_ptr<LocationPolicy<float>> MakePolicy(const ExperimentConfig& c) {
   if (c.attention == "categorical") return std::make_unique<CategoricalPolicy<float>>(c.grid);
-  return std::make_unique<GaussianPolicy<float>>(c.std);
+  if (c.attention == "gaussian") return std::make_unique<GaussianPolicy<float>>(c.std);
+  return nullptr;
 }
 
 }  // namespace
@@ -108,6 +119,7 @@ Trainer::Trainer(const ExperimentConfig& cfg, RunFile* file, bool resume)
       for (const char* g : {"/train", "/eval", "/diagnostics"}) file_->TruncateSeries(g, 0);
       file_->TruncateBlocks<std::int64_t>("/trajectories/epoch", 0);
       file_->TruncateBlocks<float>("/trajectories/locations", 0);
+      file_->TruncateBlocks<float>("/trajectories/read_params", 0);
       file_->TruncateBlocks<std::int32_t>("/trajectories/prediction", 0);
     }
     return;
@@ -347,16 +359,19 @@ void Trainer::WriteTrajectories() {
   eval_ep_->Reset(Split::kTest, idx.data(), K, 0);
   model_->Forward(eval_ep_->images(), K, task_->height(), task_->width(), eval_rollout_, LocationMode::kMean,
                   nullptr);
-  const int TT = cfg_.glimpses;
-  std::vector<float> locs(static_cast<std::size_t>(K) * TT * 2);  // (K, T, 2) from (T K, 2)
+  // (K, T, P) from (T K, P): locations (P = 2) for hard attention, read parameters otherwise.
+  const int TT = cfg_.glimpses, P = model_->sensor().param_size();
+  std::vector<float> locs(static_cast<std::size_t>(K) * TT * P);
   for (int t = 0; t < TT; ++t)
     for (int k = 0; k < K; ++k)
-      for (int d = 0; d < 2; ++d)
-        locs[(static_cast<std::size_t>(k) * TT + t) * 2 + d] = eval_rollout_.read.data()[(static_cast<std::size_t>(t) * K + k) * 2 + d];
+      for (int d = 0; d < P; ++d)
+        locs[(static_cast<std::size_t>(k) * TT + t) * P + d] =
+            eval_rollout_.read.data()[(static_cast<std::size_t>(t) * K + k) * P + d];
   const std::int64_t e = epoch_;
   file_->AppendBlock<std::int64_t>("/trajectories/epoch", {}, &e);
-  file_->AppendBlock<float>("/trajectories/locations",
-                            {static_cast<std::size_t>(K), static_cast<std::size_t>(TT), 2}, locs.data());
+  file_->AppendBlock<float>(model_->policy() ? "/trajectories/locations" : "/trajectories/read_params",
+                            {static_cast<std::size_t>(K), static_cast<std::size_t>(TT), static_cast<std::size_t>(P)},
+                            locs.data());
   file_->AppendBlock<std::int32_t>("/trajectories/prediction", {static_cast<std::size_t>(K)},
                                    eval_rollout_.actions.data());
 }
@@ -375,7 +390,7 @@ void Trainer::EndEpoch() {
     }
     std::cout << "epoch " << epoch_ << "/" << cfg_.epochs << " done | val_error " << std::fixed
               << std::setprecision(2) << 100 * val.error << "% test_error " << 100 * test.error
-              << "% (policy mean) | train " << Duration(wall_s_) << ", eval " << Duration(Now() - t0)
+              << (model_->policy() ? "% (policy mean)" : "% (deterministic reads)") << " | train " << Duration(wall_s_) << ", eval " << Duration(Now() - t0)
               << " | rss " << std::setprecision(0) << ResidentMb() << " MB";
     const double per_epoch = wall_s_ / std::max<std::int64_t>(1, epoch_);
     std::cout << " | ETA " << Duration(per_epoch * (cfg_.epochs - epoch_)) << "\n" << std::flush;

@@ -69,6 +69,7 @@ void Trainer::LoadCheckpointNow() {
   const auto traj = static_cast<std::size_t>(c.lengths.count("/trajectories") ? c.lengths.at("/trajectories") : 0);
   file_->TruncateBlocks<std::int64_t>("/trajectories/epoch", traj);
   file_->TruncateBlocks<float>("/trajectories/locations", traj);
+  file_->TruncateBlocks<float>("/trajectories/read_params", traj);
   file_->TruncateBlocks<std::int32_t>("/trajectories/prediction", traj);
 }
 

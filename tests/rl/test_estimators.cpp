@@ -54,7 +54,7 @@ Stats Estimate(const LocationPolicy<double>& pol, const std::vector<double>& pre
                RewardFn reward_of, int batches, double learned_b = 0.3) {
   const int K = pol.head_size();
   Rollout<double> r = OneStep(K);
-  Estimator<double> est(cfg, pol);
+  Estimator<double> est(cfg, &pol);
   Rng rng(17, "estimator-test");
   std::vector<double> head(K), reward(kRows);
   pol.Activate(pre.data(), 1, head.data());
@@ -189,6 +189,6 @@ TEST_CASE("Estimator configuration errors", "[rl][estimator]") {
   EstimatorConfig cfg;
   cfg.baseline = BaselineKind::kLeaveOneOut;
   cfg.samples = 1;
-  CHECK_THROWS_WITH(Estimator<double>(cfg, pol), Catch::Contains("--samples of at least 2"));
+  CHECK_THROWS_WITH(Estimator<double>(cfg, &pol), Catch::Contains("--samples of at least 2"));
   CHECK_THROWS_WITH(ParseBaseline("ema"), Catch::Contains("expected none, learned, average or loo"));
 }

@@ -283,3 +283,36 @@ TEST_CASE("The first losses of a fixed-seed run are pinned (speed work must not 
     CHECK(action[i] == Approx(want_action[i]).epsilon(1e-4));
   }
 }
+
+TEST_CASE("Differentiable attention trains end to end and logs its read parameters", "[train][differentiable]") {
+  for (const std::string kind : {"draw", "stn"}) {
+    INFO(kind);
+    ExperimentConfig cfg = SmallConfig();
+    cfg.epochs = 1;
+    cfg.attention = kind;
+    cfg.patch = 5;
+    cfg.scales = 2;
+    const std::string path = RunPath("differentiable");
+    {
+      RunFile file(path, RunFile::Mode::kCreate);
+      Trainer t(cfg, &file, false);
+      const std::vector<float> before(t.model().store().values().begin(), t.model().store().values().end());
+      t.Run();
+      // The read network moved: the classification loss reaches it through the reads.
+      const auto& st = t.model().store();
+      const ParamInfo& w = st.info(st.Find("location.fc.W"));
+      double moved = 0;
+      for (std::size_t i = 0; i < w.size; ++i) moved += std::abs(st.values()[w.offset + i] - before[w.offset + i]);
+      CHECK(moved > 0);
+    }
+    const RunFile f(path, RunFile::Mode::kReadOnly);
+    std::vector<std::size_t> shape;
+    f.ReadArray<float>("/trajectories/read_params", &shape);
+    CHECK(shape == std::vector<std::size_t>{1, 4, 2, static_cast<std::size_t>(kind == "draw" ? 5 : 6)});
+    for (double l : f.ReadSeries("/train", "loss")) CHECK(std::isfinite(l));
+  }
+  ExperimentConfig bad = SmallConfig();
+  bad.attention = "stn";
+  bad.samples = 2;
+  CHECK_THROWS_WITH(Validate(bad), Catch::Contains("reads deterministically"));
+}
