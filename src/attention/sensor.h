@@ -9,6 +9,9 @@
 #include <string>
 #include <vector>
 
+#include "src/core/params.h"
+#include "src/core/rng.h"
+
 namespace glimpse {
 
 template <class T>
@@ -29,6 +32,10 @@ class Sensor {
   // backpropagation: given dglimpse (B, D), Backward writes dparams (B, P) and, if dimages is not
   // null, adds the gradient with respect to the images (B, H, W) into it.
   virtual bool differentiable() const { return false; }
+  // Sensors with learnable parameters of their own (soft attention's key projection) register
+  // them in the model's store before it is allocated, and draw them in InitParams.
+  virtual void RegisterParams(ParamStore<T>& /*store*/, const std::string& /*prefix*/) {}
+  virtual void InitParams(Rng& /*rng*/) {}
   // Read parameters the read network should start from (its bias; weights start at zero), or empty.
   virtual std::vector<T> InitialParams() const { return {}; }
   virtual void Backward(const T* /*images*/, int /*batch*/, int /*height*/, int /*width*/,

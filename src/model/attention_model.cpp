@@ -22,6 +22,7 @@ AttentionModel<T>::AttentionModel(const ModelSpec& spec, std::unique_ptr<Sensor<
       action_(store_, "action.fc", spec.hidden, spec.classes),
       baseline_(store_, "baseline.fc", spec.hidden, 1) {
   CheckRange(spec.steps, 1, 1024, "glimpses per episode");
+  sensor_->RegisterParams(store_, "sensor");
   Check(sensor_->differentiable() == (policy_ == nullptr), "the ", sensor_->name(), " sensor ",
         sensor_->differentiable() ? "is differentiable and takes no location policy"
                                   : "is not differentiable and needs a location policy");
@@ -34,6 +35,7 @@ void AttentionModel<T>::Init(Rng& rng) {
   glimpse_.Init(rng);
   core_->Init(rng);
   location_.Init(rng);
+  sensor_->InitParams(rng);
   const std::vector<T> start = sensor_->InitialParams();
   if (!start.empty()) {  // the read network starts at the sensor's chosen read (e.g. identity)
     CheckEq(static_cast<int>(start.size()), K_, "initial read parameters");

@@ -75,11 +75,15 @@ const std::vector<OptionSpec>& ConfigOptions() {
       Num("seed", "task", "seed of every random stream (init, data, policy, eval)", &C::seed),
       Str("attention", "sensor",
           "attention: gaussian (RAM: retina + Gaussian policy) | categorical (retina at one of N x N "
-          "grid centres, Show-Attend-Tell hard) | draw (N x N Gaussian filterbank, N = --patch) | "
+          "grid centres, Show-Attend-Tell hard) | soft (soft attention over the N x N grid, "
+          "Show-Attend-Tell soft) | draw (N x N Gaussian filterbank, N = --patch) | "
           "stn (spatial transformer, g = --patch, --scales)",
           &C::attention),
       Str("stn-params", "sensor", "stn: affine (6 parameters) | scale (scale + translation, 3)",
           &C::stn_params),
+      Str("score", "sensor", "soft: attention score additive | dot | scaled-dot", &C::score),
+      Num("attention-dim", "sensor", "soft: size of the query and the keys", &C::attention_dim),
+      Flag("soft-gate", "sensor", "soft: gate the context with a sigmoid of the core state", &C::soft_gate),
       Num("grid", "sensor", "categorical: N for the N x N grid of glimpse centres", &C::grid),
       Num("glimpses", "sensor", "glimpses per image (T)", &C::glimpses),
       Num("patch", "sensor", "retina patch size g (g x g pixels at the finest scale)", &C::patch),
@@ -145,9 +149,11 @@ void ApplyKeyValues(ExperimentConfig& c, const std::map<std::string, std::string
 void Validate(const ExperimentConfig& c) {
   OneOf("env", c.env, {"mnist28", "translated60", "cluttered60", "cluttered100"});
   OneOf("dataset", c.dataset, {"mnist", "fashion"});
-  OneOf("attention", c.attention, {"gaussian", "categorical", "draw", "stn"});
+  OneOf("attention", c.attention, {"gaussian", "categorical", "soft", "draw", "stn"});
+  OneOf("score", c.score, {"additive", "dot", "scaled-dot"});
+  CheckRange(c.attention_dim, 1, 4096, "option --attention-dim");
   OneOf("stn-params", c.stn_params, {"affine", "scale"});
-  const bool differentiable = c.attention == "draw" || c.attention == "stn";
+  const bool differentiable = c.attention == "draw" || c.attention == "stn" || c.attention == "soft";
   Check(!differentiable || c.samples == 1, "option --samples: --attention ", c.attention,
         " reads deterministically, so more than one sample per image repeats the same episode; use 1");
   Check(!(differentiable && c.attention == "stn") || c.patch >= 2, "option --patch: stn needs at least 2");

@@ -23,6 +23,9 @@ struct ExperimentConfig {
   // sensor
   std::string attention = "gaussian";  // gaussian | categorical | draw | stn
   std::string stn_params = "affine";   // stn: affine | scale (scale + translation)
+  std::string score = "additive";      // soft: additive | dot | scaled-dot
+  int attention_dim = 64;              // soft: query and key size
+  bool soft_gate = true;               // soft: multiply the context by sigmoid(gate)
   int grid = 4;                        // categorical: N x N candidate glimpse centres
   int glimpses = 6;
   int patch = 8;

@@ -10,6 +10,7 @@
 
 #include "src/attention/draw_read.h"
 #include "src/attention/retina.h"
+#include "src/attention/soft_attention.h"
 #include "src/attention/spatial_transformer.h"
 #include "src/rl/categorical_policy.h"
 #include "src/rl/gaussian_policy.h"
@@ -60,6 +61,12 @@ double ResidentMb() {
 
 // The sensor of --attention: the retina for the hard policies, else the differentiable read.
 std::unique_ptr<Sensor<float>> MakeSensor(const ExperimentConfig& c) {
+  if (c.attention == "soft") {
+    using S = SoftAttention<float>;
+    const S::Score score = c.score == "dot" ? S::Score::kDot : c.score == "scaled-dot" ? S::Score::kScaledDot
+                                                                                        : S::Score::kAdditive;
+    return std::make_unique<S>(c.grid, c.patch, c.attention_dim, score, c.soft_gate);
+  }
   if (c.attention == "draw") return std::make_unique<DrawRead<float>>(c.patch);
   if (c.attention == "stn")
     return std::make_unique<SpatialTransformer<float>>(

@@ -172,11 +172,12 @@ TEST_CASE("Policy-mean forward is deterministic and sampled forward follows the 
 }
 
 #include "src/attention/draw_read.h"
+#include "src/attention/soft_attention.h"
 #include "src/attention/spatial_transformer.h"
 
-TEST_CASE("Differentiable reads: whole-model gradient check (DRAW and spatial transformer)",
+TEST_CASE("Differentiable reads: whole-model gradient check (DRAW, spatial transformer, soft)",
           "[model][gradcheck][differentiable]") {
-  for (const std::string kind : {"draw", "stn", "stn-lstm"}) {
+  for (const std::string kind : {"draw", "stn", "stn-lstm", "soft"}) {
     INFO(kind);
     ModelSpec spec;
     spec.steps = 3;
@@ -186,6 +187,7 @@ TEST_CASE("Differentiable reads: whole-model gradient check (DRAW and spatial tr
     spec.core = kind == "stn-lstm" ? "lstm" : "rnn";
     std::unique_ptr<Sensor<double>> sensor;
     if (kind == "draw") sensor = std::make_unique<DrawRead<double>>(3);
+    else if (kind == "soft") sensor = std::make_unique<SoftAttention<double>>(2, 3, 4, SoftAttention<double>::Score::kAdditive, true);
     else sensor = std::make_unique<SpatialTransformer<double>>(4, 2, SpatialTransformer<double>::Mode::kAffine);
     AttentionModel<double> model(spec, std::move(sensor), nullptr);
     Rng rng(21, "init");
@@ -220,7 +222,7 @@ TEST_CASE("Differentiable reads: whole-model gradient check (DRAW and spatial tr
     CHECK(read_grad > 0);  // the classification loss reaches the read network
     std::string where;
     // A smaller step for the transformer: fewer of its ~600 samples fall within a step of a kink.
-    const double eps = kind == "draw" ? 1e-5 : 3e-6;
+    const double eps = kind.rfind("stn", 0) == 0 ? 3e-6 : 1e-5;
     const double err = MaxGradError(loss, st.values().data(), analytic.data(), st.size(), eps, &where, 1e-4);
     INFO(where);
     CHECK(err < 1e-6);

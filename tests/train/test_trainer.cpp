@@ -285,11 +285,13 @@ TEST_CASE("The first losses of a fixed-seed run are pinned (speed work must not 
 }
 
 TEST_CASE("Differentiable attention trains end to end and logs its read parameters", "[train][differentiable]") {
-  for (const std::string kind : {"draw", "stn"}) {
+  for (const std::string kind : {"draw", "stn", "soft"}) {
     INFO(kind);
     ExperimentConfig cfg = SmallConfig();
     cfg.epochs = 1;
     cfg.attention = kind;
+    cfg.grid = 3;
+    cfg.attention_dim = 8;
     cfg.patch = 5;
     cfg.scales = 2;
     const std::string path = RunPath("differentiable");
@@ -308,7 +310,7 @@ TEST_CASE("Differentiable attention trains end to end and logs its read paramete
     const RunFile f(path, RunFile::Mode::kReadOnly);
     std::vector<std::size_t> shape;
     f.ReadArray<float>("/trajectories/read_params", &shape);
-    CHECK(shape == std::vector<std::size_t>{1, 4, 2, static_cast<std::size_t>(kind == "draw" ? 5 : 6)});
+    CHECK(shape == std::vector<std::size_t>{1, 4, 2, static_cast<std::size_t>(kind == "draw" ? 5 : kind == "stn" ? 6 : 9)});
     for (double l : f.ReadSeries("/train", "loss")) CHECK(std::isfinite(l));
   }
   ExperimentConfig bad = SmallConfig();
