@@ -35,7 +35,7 @@ TEST_CASE("A damaged run file given to --resume or eval is refused and left alon
   // Cut the file in half: HDF5's superblock survives, its objects do not.
   fs::resize_file(run, fs::file_size(run) / 2);
   const auto size = Size(run);
-  for (const std::string cmd : {"train --resume " + run, "eval --run " + run}) {
+  for (const std::string& cmd : {"train --resume " + run, "eval --run " + run}) {
     INFO(cmd);
     const auto r = RunGlimpse(cmd);
     CHECK(r.code == 1);
