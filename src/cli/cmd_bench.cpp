@@ -9,6 +9,7 @@
 #include "envs/image_task.h"
 #include "src/attention/draw_read.h"
 #include "src/attention/retina.h"
+#include "src/attention/soft_attention.h"
 #include "src/attention/spatial_transformer.h"
 #include "src/cli/commands.h"
 #include "src/cli/config_options.h"
@@ -45,6 +46,14 @@ double BenchSensors(int batch, int patch) {
   sensors.emplace_back("draw", std::make_unique<DrawRead<float>>(patch));
   sensors.emplace_back("stn (affine)", std::make_unique<SpatialTransformer<float>>(
                                            patch, 1, SpatialTransformer<float>::Mode::kAffine));
+  // Soft attention over a 6 x 6 grid, additive scores of size 64, with its own key projection.
+  ParamStore<float> store;
+  sensors.emplace_back("soft (6x6, additive)",
+                       std::make_unique<SoftAttention<float>>(6, patch, 64, SoftAttention<float>::Score::kAdditive, true));
+  sensors.back().second->RegisterParams(store, "sensor");
+  store.Allocate();
+  Rng init(1, "init");
+  sensors.back().second->InitParams(init);
   std::cout << "us per read of " << batch << " images, glimpse " << patch << "x" << patch
             << " (read / read + backward)\n";
   std::cout << std::left << std::setw(20) << "sensor";
