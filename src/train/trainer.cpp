@@ -123,11 +123,7 @@ Trainer::Trainer(const ExperimentConfig& cfg, RunFile* file, bool resume)
       LoadCheckpointNow();
     } else {  // stopped before its first checkpoint: start over, keeping the stored configuration
       std::cout << "'" << file_->path() << "' has no checkpoint yet: starting it over\n";
-      for (const char* g : {"/train", "/eval", "/diagnostics"}) file_->TruncateSeries(g, 0);
-      file_->TruncateBlocks<std::int64_t>("/trajectories/epoch", 0);
-      file_->TruncateBlocks<float>("/trajectories/locations", 0);
-      file_->TruncateBlocks<float>("/trajectories/read_params", 0);
-      file_->TruncateBlocks<std::int32_t>("/trajectories/prediction", 0);
+      TruncateSeries({});
     }
     return;
   }
@@ -166,24 +162,24 @@ void Trainer::TrainStep(const std::int64_t* indices, int images, std::int64_t ep
   for (int i = 0; i < images; ++i)
     for (int m = 0; m < M; ++m) batch_idx_[i * M + m] = indices[i];
   double t = profile_ ? Now() : 0;
-  auto lap = [&](double& phase) {  // adds the time since the last lap to `phase` when profiling
+  auto lap = [&](double Profile::*phase) {  // adds the time since the last lap to a phase when profiling
     if (!profile_) return;
     const double now = Now();
-    phase += now - t;
+    profile_->*phase += now - t;
     t = now;
   };
   train_ep_->Reset(Split::kTrain, batch_idx_.data(), N, epoch);
-  lap(profile_->task);
+  lap(&Profile::task);
   model_->Forward(train_ep_->images(), N, task_->height(), task_->width(), rollout_, LocationMode::kSample,
                   &policy_rng_, cfg_.semi_sampling);
-  lap(profile_ ? profile_->forward : t);
+  lap(&Profile::forward);
   train_ep_->Classify(rollout_.actions.data(), reward_.data());
   const LossReport rep = estimator_->Compute(rollout_, train_ep_->labels(), reward_.data());
-  lap(profile_ ? profile_->loss : t);
+  lap(&Profile::loss);
   auto& store = model_->store();
   store.ZeroGrad();
   model_->Backward(rollout_);
-  lap(profile_ ? profile_->backward : t);
+  lap(&Profile::backward);
   // One pass gives the gradient norm and, being non-finite when a gradient is, the NaN check (a
   // gradient above ~1e19, whose square overflows float, also counts as divergence).
   const double norm = std::sqrt(SumOfSquares(store.grads().data(), store.size()));
@@ -201,7 +197,7 @@ void Trainer::TrainStep(const std::int64_t* indices, int images, std::int64_t ep
   const std::int64_t total = static_cast<std::int64_t>(cfg_.epochs) * StepsPerEpoch();
   const double lr = LearningRate(ParseSchedule(cfg_.schedule), cfg_.lr, step_, total);
   opt_->Step(store, static_cast<float>(lr * lr_scale_));
-  lap(profile_ ? profile_->optimizer : t);
+  lap(&Profile::optimizer);
   ++step_;
   images_seen_ += images;
   sum_.total += rep.total, sum_.action += rep.action, sum_.reinforce += rep.reinforce;
@@ -332,7 +328,7 @@ EvalResult Trainer::Evaluate(Split split, int samples, int max_images) {
     eval_ep_ = std::make_unique<Episode<float>>(*task_, model_->sensor(), B * M), eval_capacity_ = B * M;
   Rng eval_rng(cfg_.seed, "eval");
   std::vector<std::int64_t> idx(static_cast<std::size_t>(B) * M);
-  std::vector<double> avg(C);
+  std::vector<double> avg(C), p(C);
   int wrong = 0;
   for (int start = 0; start < res.images; start += B) {
     const int n = std::min(B, res.images - start);
@@ -347,8 +343,8 @@ EvalResult Trainer::Evaluate(Split split, int samples, int max_images) {
         const float* z = eval_rollout_.logits.data() + static_cast<std::ptrdiff_t>(i * M + m) * C;
         const float mx = *std::max_element(z, z + C);
         double s = 0;
-        for (int c = 0; c < C; ++c) s += std::exp(static_cast<double>(z[c] - mx));
-        for (int c = 0; c < C; ++c) avg[c] += std::exp(static_cast<double>(z[c] - mx)) / s;
+        for (int c = 0; c < C; ++c) s += (p[c] = std::exp(static_cast<double>(z[c] - mx)));
+        for (int c = 0; c < C; ++c) avg[c] += p[c] / s;
       }
       const int guess = static_cast<int>(std::max_element(avg.begin(), avg.end()) - avg.begin());
       wrong += guess != eval_ep_->labels()[i * M];

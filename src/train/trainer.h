@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -88,6 +89,8 @@ class Trainer {
   void WriteTrajectories();
   void SaveCheckpointNow();
   void LoadCheckpointNow();
+  // Cuts every series and trajectory dataset to the given lengths (absent: 0).
+  void TruncateSeries(const std::map<std::string, std::int64_t>& lengths);
   void RestoreParams(const struct Checkpoint& c, const std::string& path);
   int StepsPerEpoch() const;
 

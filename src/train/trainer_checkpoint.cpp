@@ -64,9 +64,15 @@ void Trainer::LoadCheckpointNow() {
   lr_scale_ = c.scalars.count("lr_scale") ? c.scalars.at("lr_scale") : 1.0;
   rollbacks_ = c.scalars.count("rollbacks") ? static_cast<int>(c.scalars.at("rollbacks")) : 0;
   // Rows written after the checkpoint belong to the lost part of the run: drop them.
-  for (const char* g : {"/train", "/eval", "/diagnostics"})
-    file_->TruncateSeries(g, static_cast<std::size_t>(c.lengths.count(g) ? c.lengths.at(g) : 0));
-  const auto traj = static_cast<std::size_t>(c.lengths.count("/trajectories") ? c.lengths.at("/trajectories") : 0);
+  TruncateSeries(c.lengths);
+}
+
+void Trainer::TruncateSeries(const std::map<std::string, std::int64_t>& lengths) {
+  auto length = [&](const char* g) {
+    return static_cast<std::size_t>(lengths.count(g) ? lengths.at(g) : 0);
+  };
+  for (const char* g : {"/train", "/eval", "/diagnostics"}) file_->TruncateSeries(g, length(g));
+  const std::size_t traj = length("/trajectories");
   file_->TruncateBlocks<std::int64_t>("/trajectories/epoch", traj);
   file_->TruncateBlocks<float>("/trajectories/locations", traj);
   file_->TruncateBlocks<float>("/trajectories/read_params", traj);
