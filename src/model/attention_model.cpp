@@ -87,12 +87,13 @@ void AttentionModel<T>::Forward(const T* images, int rows, int height, int width
     Check(r.rows == rows && r.steps == spec_.steps, "kGiven needs a rollout of the same shape");
   Prepare(rows, r);
   r.images = images, r.height = height, r.width = width;
-  {
+  auto timed = [this](auto&& sensor_call) {  // adds the sensor's time to *sensor_seconds_ if set
+    if (!sensor_seconds_) return sensor_call();
     const auto t0 = std::chrono::steady_clock::now();
-    sensor_->Prepare(images, rows, height, width);
-    if (sensor_seconds_)
-      *sensor_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  }
+    sensor_call();
+    *sensor_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  };
+  timed([&] { sensor_->Prepare(images, rows, height, width); });
   const std::size_t nP = static_cast<std::size_t>(rows) * P_;
   for (int t = 1; t <= spec_.steps; ++t) {
     T* head = r.block(r.head, t);
@@ -105,29 +106,23 @@ void AttentionModel<T>::Forward(const T* images, int rows, int height, int width
       std::copy(head, head + nP, read);
       std::fill(choice, choice + rows, LocationPolicy<T>::kExpected);
     } else {
-    policy_->Activate(head, rows, head);
-    if (mode == LocationMode::kSample) {
-      policy_->Sample(head, rows, *rng, loc, choice);
-      if (semi_sampling > 0) {
-        for (int n = 0; n < rows; ++n)
-          if (rng->Bernoulli(semi_sampling)) {
-            policy_->Mean(head + static_cast<Index>(n) * K_, 1, loc + 2 * n);
-            choice[n] = LocationPolicy<T>::kExpected;
-          }
+      policy_->Activate(head, rows, head);
+      if (mode == LocationMode::kSample) {
+        policy_->Sample(head, rows, *rng, loc, choice);
+        if (semi_sampling > 0) {
+          for (int n = 0; n < rows; ++n)
+            if (rng->Bernoulli(semi_sampling)) {
+              policy_->Mean(head + static_cast<Index>(n) * K_, 1, loc + 2 * n);
+              choice[n] = LocationPolicy<T>::kExpected;
+            }
+        }
+      } else if (mode == LocationMode::kMean) {
+        policy_->Mean(head, rows, loc);
+        std::fill(choice, choice + rows, LocationPolicy<T>::kExpected);
       }
-    } else if (mode == LocationMode::kMean) {
-      policy_->Mean(head, rows, loc);
-      std::fill(choice, choice + rows, LocationPolicy<T>::kExpected);
+      for (std::size_t i = 0; i < nP; ++i) read[i] = std::clamp(loc[i], T(-1), T(1));
     }
-    for (std::size_t i = 0; i < nP; ++i) read[i] = std::clamp(loc[i], T(-1), T(1));
-    }
-    if (sensor_seconds_) {
-      const auto t0 = std::chrono::steady_clock::now();
-      sensor_->Read(images, rows, height, width, read, r.block(r.x, t));
-      *sensor_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    } else {
-      sensor_->Read(images, rows, height, width, read, r.block(r.x, t));
-    }
+    timed([&] { sensor_->Read(images, rows, height, width, read, r.block(r.x, t)); });
     glimpse_.Forward(r.block(r.x, t), read, rows, r.block(r.hg, t), r.block(r.hl, t), r.block(r.g, t));
     core_->Step(t, r.block(r.g, t), r.core);
   }
