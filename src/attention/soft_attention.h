@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "src/attention/attention_score.h"
 #include "src/attention/sensor.h"
 #include "src/core/blas.h"
 #include "src/core/error.h"
@@ -26,7 +27,7 @@ namespace glimpse {
 template <class T>
 class SoftAttention : public Sensor<T> {
  public:
-  enum class Score { kAdditive, kDot, kScaledDot };
+  using Score = ScoreKind;
 
   SoftAttention(int grid, int patch, int att_dim, Score score, bool gate)
       : n_(grid), g_(patch), a_(att_dim), score_(score), gate_(gate) {
@@ -126,21 +127,7 @@ class SoftAttention : public Sensor<T> {
         const double de = alpha[k] * (dalpha[k] - dot);  // through the softmax
         const T* key = keys_.data() + (static_cast<std::size_t>(b) * K + k) * a_;
         T* dkey = dkeys.data() + (static_cast<std::size_t>(b) * K + k) * a_;
-        if (score_ == Score::kAdditive) {
-          for (int j = 0; j < a_; ++j) {
-            const double u = std::tanh(static_cast<double>(key[j]) + q[j]);
-            dv[j] += static_cast<T>(de * u);
-            const double dpre = de * v[j] * (1 - u * u);
-            dp[j] += static_cast<T>(dpre);
-            dkey[j] = static_cast<T>(dpre);
-          }
-        } else {
-          const double s = score_ == Score::kScaledDot ? 1 / std::sqrt(static_cast<double>(a_)) : 1.0;
-          for (int j = 0; j < a_; ++j) {
-            dp[j] += static_cast<T>(de * s * key[j]);
-            dkey[j] = static_cast<T>(de * s * q[j]);
-          }
-        }
+        ScoreBackward(score_, key, q, v, a_, de, dkey, dp, dv);
       }
     }
     // Keys K = F Wk^T: dWk += dK^T F; dF += dK Wk.
@@ -183,13 +170,7 @@ class SoftAttention : public Sensor<T> {
     double m = -1e300;
     for (int k = 0; k < K; ++k) {
       const T* key = keys_.data() + (static_cast<std::size_t>(b) * K + k) * a_;
-      double s = 0;
-      if (score_ == Score::kAdditive) {
-        for (int j = 0; j < a_; ++j) s += v[j] * std::tanh(static_cast<double>(key[j]) + q[j]);
-      } else {
-        for (int j = 0; j < a_; ++j) s += static_cast<double>(key[j]) * q[j];
-        if (score_ == Score::kScaledDot) s /= std::sqrt(static_cast<double>(a_));
-      }
+      const double s = ScoreForward(score_, key, q, v, a_);
       e[k] = s;
       m = std::max(m, s);
     }

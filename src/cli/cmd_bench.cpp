@@ -125,7 +125,7 @@ int RunBench(int argc, char** argv) {
   if (what == "train") {
     Trainer trainer(cfg, nullptr, false);
     const int steps = std::max(1, images / cfg.batch);
-    Trainer::Profile prof;
+    Profile prof;
     const double rate = trainer.Bench(steps, vm.count("profile") ? &prof : nullptr);
     if (vm.count("profile")) {
       const double total = prof.task + prof.forward + prof.loss + prof.backward + prof.optimizer;

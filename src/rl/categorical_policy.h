@@ -1,6 +1,7 @@
 // Multinoulli (categorical) hard attention over an N x N grid of glimpse centres, as in Show, Attend
 // and Tell's hard attention (Xu et al. 2015): pi = softmax(pre) over the K = N^2 cells; the location
 // is the centre of the drawn cell, cell (i, j) at x = (2 j + 1) / N - 1, y = (2 i + 1) / N - 1.
+// A cols x rows grid generalises it (the query model's choice of one of five slots is 5 x 1).
 //   log pi(k) = log softmax(pre)_k;  d log pi(k) / d pre = onehot(k) - pi
 //   H = -sum_k pi_k log pi_k;        dH / d pre_j = -pi_j (log pi_j + H)
 #pragma once
@@ -16,14 +17,15 @@ namespace glimpse {
 template <class T>
 class CategoricalPolicy : public LocationPolicy<T> {
  public:
-  explicit CategoricalPolicy(int grid) : n_(grid) {
-    CheckRange(grid, 1, 64, "categorical policy grid (--grid)");
+  explicit CategoricalPolicy(int grid) : CategoricalPolicy(grid, grid) {}
+  CategoricalPolicy(int cols, int rows) : cols_(cols), rows_(rows) {
+    CheckRange(cols, 1, 64, "categorical policy grid (--grid)");
+    CheckRange(rows, 1, 64, "categorical policy grid rows");
   }
   std::string name() const override { return "categorical"; }
-  int head_size() const override { return n_ * n_; }
-  int grid() const { return n_; }
-  T CellX(int k) const { return static_cast<T>((2.0 * (k % n_) + 1.0) / n_ - 1.0); }
-  T CellY(int k) const { return static_cast<T>((2.0 * (k / n_) + 1.0) / n_ - 1.0); }
+  int head_size() const override { return cols_ * rows_; }
+  T CellX(int k) const { return static_cast<T>((2.0 * (k % cols_) + 1.0) / cols_ - 1.0); }
+  T CellY(int k) const { return static_cast<T>((2.0 * (k / cols_) + 1.0) / rows_ - 1.0); }
 
   void Activate(const T* pre, int rows, T* head) const override {
     const int K = head_size();
@@ -86,7 +88,7 @@ class CategoricalPolicy : public LocationPolicy<T> {
   }
 
  private:
-  int n_;
+  int cols_, rows_;
 };
 
 }  // namespace glimpse

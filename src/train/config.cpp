@@ -67,7 +67,10 @@ void OneOf(const std::string& option, const std::string& v, const std::vector<st
 const std::vector<OptionSpec>& ConfigOptions() {
   using C = ExperimentConfig;
   static const std::vector<OptionSpec> specs = {
-      Str("env", "task", "task: mnist28|translated60|cluttered60|cluttered100", &C::env),
+      Str("env", "task",
+          "task: mnist28|translated60|cluttered60|cluttered100 (RAM image tasks) | strip5 (find the "
+          "query digit among five slots; --attention soft|categorical)",
+          &C::env),
       Str("dataset", "task", "digits: mnist|fashion", &C::dataset),
       Str("data-dir", "task",
           "folder with the four IDX files (empty: data/mnist, or Debian's fashion-mnist)", &C::data_dir),
@@ -77,12 +80,13 @@ const std::vector<OptionSpec>& ConfigOptions() {
           "attention: gaussian (RAM: retina + Gaussian policy) | categorical (retina at one of N x N "
           "grid centres, Show-Attend-Tell hard) | soft (soft attention over the N x N grid, "
           "Show-Attend-Tell soft) | draw (N x N Gaussian filterbank, N = --patch) | "
-          "stn (spatial transformer, g = --patch, --scales)",
+          "stn (spatial transformer, g = --patch, --scales). strip5: soft | categorical item "
+          "attention over the five slots",
           &C::attention),
       Str("stn-params", "sensor", "stn: affine (6 parameters) | scale (scale + translation, 3)",
           &C::stn_params),
       Str("score", "sensor", "soft: attention score additive | dot | scaled-dot", &C::score),
-      Num("attention-dim", "sensor", "soft: size of the query and the keys", &C::attention_dim),
+      Num("attention-dim", "sensor", "soft, strip5: size of the query and the keys", &C::attention_dim),
       Flag("soft-gate", "sensor", "soft: gate the context with a sigmoid of the core state", &C::soft_gate),
       Num("grid", "sensor", "categorical: N for the N x N grid of glimpse centres", &C::grid),
       Num("glimpses", "sensor", "glimpses per image (T)", &C::glimpses),
@@ -90,8 +94,10 @@ const std::vector<OptionSpec>& ConfigOptions() {
       Num("scales", "sensor", "retina scales k (each twice as wide as the last)", &C::scales),
       Num("unit-pixels", "sensor", "pixels per unit of location (0 = half the canvas)", &C::unit_pixels),
       Str("core", "model", "core network: rnn (ReLU, as in RAM) | lstm", &C::core),
-      Num("hidden", "model", "core state size", &C::hidden),
-      Num("glimpse-hidden", "model", "glimpse network's h_g and h_l sizes", &C::glimpse_hidden),
+      Num("hidden", "model", "core state size (strip5: the slot network's hidden layer)", &C::hidden),
+      Num("glimpse-hidden", "model",
+          "glimpse network's h_g and h_l sizes (strip5: slot features and the answer network's hidden layer)",
+          &C::glimpse_hidden),
       Num("std", "policy", "standard deviation of the Gaussian location policy", &C::std),
       Str("baseline", "policy",
           "REINFORCE baseline: none | learned (RAM) | average (moving average) | loo (leave-one-out "
@@ -147,7 +153,10 @@ void ApplyKeyValues(ExperimentConfig& c, const std::map<std::string, std::string
 }
 
 void Validate(const ExperimentConfig& c) {
-  OneOf("env", c.env, {"mnist28", "translated60", "cluttered60", "cluttered100"});
+  OneOf("env", c.env, {"mnist28", "translated60", "cluttered60", "cluttered100", "strip5"});
+  const bool strip = c.env == "strip5";
+  Check(!strip || c.attention == "soft" || c.attention == "categorical", "option --attention: strip5 takes ",
+        "soft (item-wise soft attention) or categorical (a REINFORCE choice of one slot), found '", c.attention, "'");
   OneOf("dataset", c.dataset, {"mnist", "fashion"});
   OneOf("attention", c.attention, {"gaussian", "categorical", "soft", "draw", "stn"});
   OneOf("score", c.score, {"additive", "dot", "scaled-dot"});
@@ -168,7 +177,7 @@ void Validate(const ExperimentConfig& c) {
   OneOf("schedule", c.schedule, {"constant", "linear"});
   Check(c.train_images >= 0, "option --train-images: expected >= 0 (0 = all), found ", c.train_images);
   CheckRange(c.glimpses, 1, 64, "option --glimpses");
-  const int canvas = TaskByName(c.env).canvas;
+  const int canvas = strip ? 28 : TaskByName(c.env).canvas;
   Check(c.patch >= 1 && c.patch <= canvas, "option --patch: expected 1 to ", canvas,
         " (the canvas of ", c.env, "), found ", c.patch);
   CheckRange(c.scales, 1, 8, "option --scales");

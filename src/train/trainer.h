@@ -1,4 +1,4 @@
-// Trains and evaluates an AttentionModel<float> on an ImageTask from an ExperimentConfig, logging
+// Trains and evaluates a Learner (a model with its task: learner.h) from an ExperimentConfig, logging
 // to a RunFile (or to nothing, for benchmarks).
 //
 // Random streams (DESIGN.md section 1): "init" draws the parameters, "data" shuffles each epoch,
@@ -15,20 +15,12 @@
 #include <string>
 #include <vector>
 
-#include "envs/episode.h"
 #include "src/core/optimizer.h"
-#include "src/model/attention_model.h"
-#include "src/rl/estimator.h"
 #include "src/train/config.h"
+#include "src/train/learner.h"
 #include "src/train/run_file.h"
 
 namespace glimpse {
-
-struct EvalResult {
-  double error = 0;  // fraction of images misclassified
-  int images = 0;
-  int samples = 1;   // 1: policy mean; M > 1: class probabilities averaged over M sampled episodes
-};
 
 class Trainer {
  public:
@@ -40,11 +32,6 @@ class Trainer {
   // Trains until cfg.epochs are complete, evaluating, logging and checkpointing each epoch.
   void Run();
 
-  // Seconds spent in each phase of training steps (bench --profile). The sensor's time is part of
-  // the forward pass's.
-  struct Profile {
-    double task = 0, sensor = 0, forward = 0, loss = 0, backward = 0, optimizer = 0;
-  };
   // Runs `steps` training updates on consecutive batches (benchmarks); returns images per second.
   double Bench(int steps, Profile* profile = nullptr);
 
@@ -55,9 +42,10 @@ class Trainer {
 
   std::int64_t step() const { return step_; }
   std::int64_t epoch() const { return epoch_; }
-  AttentionModel<float>& model() { return *model_; }
+  Learner& learner() { return *learner_; }
+  ParamStore<float>& store() { return learner_->store(); }
   // Gradient-variance diagnostic on the fixed probe batch (the first B training images, epoch 0):
-  // over cfg.diag_draws REINFORCE draws, the location network's gradient g_d; grad_var is the mean
+  // over cfg.diag_draws REINFORCE draws, the gradient g_d of the learner's PolicyParams(); grad_var is the mean
   // per-parameter variance, grad_snr = |mean g| / sqrt(sum of variances), entropy the mean policy
   // entropy per step. Uses its own Rng stream and leaves the training state untouched.
   struct Diagnostic {
@@ -70,6 +58,7 @@ class Trainer {
 
  private:
   void TrainStep(const std::int64_t* indices, int images, std::int64_t epoch);
+  void SetupRunFile();
   void LogTrain(double elapsed_s, std::int64_t session_steps);
   void EndEpoch();
   void Diagnose();
@@ -86,7 +75,6 @@ class Trainer {
   void Sync(bool force);
   static constexpr double kSyncSeconds = 10.0;
   double last_sync_ = 0;
-  void WriteTrajectories();
   void SaveCheckpointNow();
   void LoadCheckpointNow();
   // Cuts every series and trajectory dataset to the given lengths (absent: 0).
@@ -96,17 +84,10 @@ class Trainer {
 
   ExperimentConfig cfg_;
   RunFile* file_;
-  DigitDataset data_;
-  std::unique_ptr<ImageTask> task_;
-  std::unique_ptr<AttentionModel<float>> model_;
+  std::unique_ptr<Learner> learner_;
   std::unique_ptr<Optimizer<float>> opt_;
-  std::unique_ptr<Episode<float>> train_ep_, eval_ep_;
-  int eval_capacity_ = 0;
-  Rollout<float> rollout_, eval_rollout_;
-  std::unique_ptr<Estimator<float>> estimator_;
   Rng data_rng_, policy_rng_;
-  std::vector<std::int64_t> perm_, batch_idx_;
-  std::vector<float> reward_;
+  std::vector<std::int64_t> perm_;
   std::int64_t step_ = 0, epoch_ = 0;
   double wall_s_ = 0;  // training wall time, carried across resumes
   // Averages over the current logging interval.

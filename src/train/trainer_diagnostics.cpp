@@ -6,30 +6,33 @@
 namespace glimpse {
 
 Trainer::Diagnostic Trainer::MeasureGradientVariance(int draws) {
-  const int B = std::min(cfg_.batch, task_->size(Split::kTrain)), M = cfg_.samples, N = B * M;
-  for (int i = 0; i < B; ++i)
-    for (int m = 0; m < M; ++m) batch_idx_[i * M + m] = i;
-  train_ep_->Reset(Split::kTrain, batch_idx_.data(), N, 0);
-  auto& store = model_->store();
-  const ParamInfo& w = store.info(store.Find("location.fc.W"));
-  const ParamInfo& b = store.info(store.Find("location.fc.b"));
-  const std::size_t first = w.offset, count = w.size + b.size;  // registered together: contiguous
+  CheckRange(draws, 2, 1 << 20, "diagnostic draws (--diag-draws)");
+  const int B = std::min(cfg_.batch, learner_->size(Split::kTrain));
+  std::vector<std::int64_t> probe(B);
+  for (int i = 0; i < B; ++i) probe[i] = i;
+  auto& store = learner_->store();
+  std::vector<const ParamInfo*> tensors;  // the tensors that receive the REINFORCE gradient
+  for (const auto& name : learner_->PolicyParams()) tensors.push_back(&store.info(store.Find(name)));
+  Check(!tensors.empty(), "gradient-variance diagnostics need a hard-attention policy (--attention gaussian or ",
+        "categorical)");
+  std::size_t count = 0;
+  for (const ParamInfo* p : tensors) count += p->size;
   std::vector<double> mean(count, 0.0), sq(count, 0.0);
   Rng rng(cfg_.seed, "diag");
-  const double average = estimator_->average();  // the moving average must not see probe batches
+  Estimator<float>& estimator = learner_->estimator();
+  const double average = estimator.average();  // the moving average must not see probe batches
   Diagnostic d;
   for (int k = 0; k < draws; ++k) {
-    model_->Forward(train_ep_->images(), N, task_->height(), task_->width(), rollout_, LocationMode::kSample,
-                    &rng, cfg_.semi_sampling);
-    train_ep_->Classify(rollout_.actions.data(), reward_.data());
-    estimator_->set_average(average);
-    d.entropy += estimator_->Compute(rollout_, train_ep_->labels(), reward_.data()).entropy / draws;
-    store.ZeroGrad();
-    model_->Backward(rollout_);
-    const float* g = store.grads().data() + first;
-    for (std::size_t i = 0; i < count; ++i) mean[i] += g[i], sq[i] += static_cast<double>(g[i]) * g[i];
+    estimator.set_average(average);
+    d.entropy += learner_->TrainBatch(probe.data(), B, 0, rng, nullptr).entropy / draws;
+    std::size_t i = 0;
+    for (const ParamInfo* p : tensors)
+      for (std::size_t j = 0; j < p->size; ++j, ++i) {
+        const double g = store.grads()[p->offset + j];
+        mean[i] += g, sq[i] += g * g;
+      }
   }
-  estimator_->set_average(average);
+  estimator.set_average(average);
   store.ZeroGrad();
   double var_sum = 0, mean_sq = 0;
   for (std::size_t i = 0; i < count; ++i) {

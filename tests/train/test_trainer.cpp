@@ -117,7 +117,7 @@ TEST_CASE("The same seed and thread count give the same run; another seed does n
   auto final_params = [](const ExperimentConfig& c) {
     Trainer t(c, nullptr, false);
     t.Bench(5);
-    return std::vector<float>(t.model().store().values().begin(), t.model().store().values().end());
+    return std::vector<float>(t.store().values().begin(), t.store().values().end());
   };
   CHECK(final_params(cfg) == final_params(cfg));
   ExperimentConfig other = cfg;
@@ -181,11 +181,11 @@ TEST_CASE("Gradient-norm clipping bounds the update", "[train]") {
   cfg.lr = 1.0;
   cfg.clip = 1e-3;
   Trainer t(cfg, nullptr, false);
-  const std::vector<float> before(t.model().store().values().begin(), t.model().store().values().end());
+  const std::vector<float> before(t.store().values().begin(), t.store().values().end());
   t.Bench(0);  // the warm-up step is one update
   double sq = 0;
   for (std::size_t i = 0; i < before.size(); ++i) {
-    const double d = t.model().store().values()[i] - before[i];
+    const double d = t.store().values()[i] - before[i];
     sq += d * d;
   }
   CHECK(std::sqrt(sq) == Approx(1e-3).epsilon(1e-3));  // lr 1 x clipped gradient of norm 1e-3
@@ -298,10 +298,10 @@ TEST_CASE("Differentiable attention trains end to end and logs its read paramete
     {
       RunFile file(path, RunFile::Mode::kCreate);
       Trainer t(cfg, &file, false);
-      const std::vector<float> before(t.model().store().values().begin(), t.model().store().values().end());
+      const std::vector<float> before(t.store().values().begin(), t.store().values().end());
       t.Run();
       // The read network moved: the classification loss reaches it through the reads.
-      const auto& st = t.model().store();
+      const auto& st = t.store();
       const ParamInfo& w = st.info(st.Find("location.fc.W"));
       double moved = 0;
       for (std::size_t i = 0; i < w.size; ++i) moved += std::abs(st.values()[w.offset + i] - before[w.offset + i]);

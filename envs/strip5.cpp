@@ -1,0 +1,77 @@
+#include "envs/strip5.h"
+
+#include <algorithm>
+
+#include "src/core/error.h"
+#include "src/core/rng.h"
+
+namespace glimpse {
+namespace {
+constexpr int kValidationDigits = 10000;  // as in ImageTask
+}
+
+Strip5Task::Strip5Task(const DigitDataset& data, std::uint64_t seed) : data_(data), seed_(seed) {
+  Check(data.train_images.rows == kDigit && data.train_images.cols == kDigit, "strip5 needs ", kDigit, "x",
+        kDigit, " digits; '", data.train_images.path, "' holds ", data.train_images.rows, "x",
+        data.train_images.cols);
+  Check(data.train_images.count > kValidationDigits, "the training file '", data.train_images.path, "' holds ",
+        data.train_images.count, " digits; expected more than ", kValidationDigits);
+  val_first_ = data.train_images.count - kValidationDigits;
+  const struct {
+    Split split;
+    const IdxLabels* labels;
+    int first, last;
+  } pools[] = {{Split::kTrain, &data.train_labels, 0, val_first_},
+               {Split::kVal, &data.train_labels, val_first_, data.train_images.count},
+               {Split::kTest, &data.test_labels, 0, data.test_images.count}};
+  for (const auto& p : pools) {
+    auto& by_class = pool_[static_cast<int>(p.split)];
+    for (int i = p.first; i < p.last; ++i) by_class.at(p.labels->labels[i]).push_back(i);
+    for (int c = 0; c < 10; ++c)
+      Check(!by_class[c].empty(), "strip5: the ", SplitName(p.split), " split has no digit of class ", c);
+  }
+}
+
+int Strip5Task::size(Split s) const {
+  switch (s) {
+    case Split::kTrain: return val_first_;
+    case Split::kVal: return kValidationDigits;
+    default: return data_.test_images.count;
+  }
+}
+
+template <class T>
+StripSample Strip5Task::Render(Split split, std::int64_t index, std::int64_t epoch, T* out) const {
+  Check(index >= 0 && index < size(split), "strip index ", index, " outside the ", SplitName(split),
+        " split of ", size(split));
+  const std::uint64_t key = (static_cast<std::uint64_t>(split) << 62) ^
+                            (static_cast<std::uint64_t>(split == Split::kTrain ? epoch : 0) << 32) ^
+                            static_cast<std::uint64_t>(index);
+  Rng rng(seed_ ^ (key * 0x9e3779b97f4a7c15ULL), "strip5");
+  const auto& by_class = pool_[static_cast<int>(split)];
+  StripSample s;
+  s.query = static_cast<int>(rng.UniformInt(10));
+  s.answer = rng.Bernoulli(0.5) ? static_cast<int>(rng.UniformInt(StripSample::kSlots)) : StripSample::kAbsent;
+  const IdxImages& im = Images(split);
+  const int W = width();
+  for (int j = 0; j < StripSample::kSlots; ++j) {
+    int c = s.query;
+    if (j != s.answer) {  // one of the nine other classes
+      c = static_cast<int>(rng.UniformInt(9));
+      if (c >= s.query) ++c;
+    }
+    const auto& pool = by_class[c];
+    const int digit = pool[rng.UniformInt(pool.size())];
+    s.labels[j] = c;
+    s.digits[j] = digit;
+    const std::uint8_t* src = im.image(digit);
+    for (int y = 0; y < kDigit; ++y)
+      for (int x = 0; x < kDigit; ++x) out[y * W + j * kDigit + x] = static_cast<T>(src[y * kDigit + x]) / T(255);
+  }
+  return s;
+}
+
+template StripSample Strip5Task::Render<float>(Split, std::int64_t, std::int64_t, float*) const;
+template StripSample Strip5Task::Render<double>(Split, std::int64_t, std::int64_t, double*) const;
+
+}  // namespace glimpse

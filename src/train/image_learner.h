@@ -1,0 +1,45 @@
+// The attention models of the RAM image tasks (retina with a Gaussian or categorical policy, soft,
+// DRAW, spatial transformer) as a Learner: AttentionModel<float> on an ImageTask through Episodes.
+// Examples: the glimpse trajectories of the first cfg.trajectories test images, under /trajectories
+// (image, label; per evaluation epoch, locations or read_params, prediction).
+#pragma once
+
+#include "envs/episode.h"
+#include "src/model/attention_model.h"
+#include "src/train/learner.h"
+
+namespace glimpse {
+
+class ImageLearner : public Learner {
+ public:
+  explicit ImageLearner(const ExperimentConfig& cfg);
+
+  ParamStore<float>& store() override { return model_->store(); }
+  int size(Split split) const override { return task_->size(split); }
+  LossReport TrainBatch(const std::int64_t* indices, int images, std::int64_t epoch, Rng& rng,
+                        Profile* profile) override;
+  EvalResult Evaluate(Split split, int samples, int max_images) override;
+  void SetupExamples(RunFile& file) override;
+  void LogExamples(RunFile& file, std::int64_t epoch) override;
+  std::size_t ExamplesLogged(const RunFile& file) const override;
+  void TruncateExamples(RunFile& file, std::size_t count) override;
+  std::vector<std::string> PolicyParams() const override;
+  Estimator<float>& estimator() override { return *estimator_; }
+  bool hard() const override { return model_->policy() != nullptr; }
+  std::string task_name() const override { return cfg_.env; }
+  AttentionModel<float>& model() { return *model_; }
+
+ private:
+  ExperimentConfig cfg_;
+  DigitDataset data_;
+  std::unique_ptr<ImageTask> task_;
+  std::unique_ptr<AttentionModel<float>> model_;
+  std::unique_ptr<Episode<float>> train_ep_, eval_ep_;
+  int eval_capacity_ = 0;
+  Rollout<float> rollout_, eval_rollout_;
+  std::unique_ptr<Estimator<float>> estimator_;
+  std::vector<std::int64_t> batch_idx_;
+  std::vector<float> reward_;
+};
+
+}  // namespace glimpse

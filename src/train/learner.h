@@ -1,0 +1,64 @@
+// What a Trainer trains: a model together with its task, behind one small interface, so the
+// training loop, logging, checkpoints, resume and divergence handling (trainer.h) serve every model.
+//   ImageLearner (image_learner.h): the attention models on the RAM image tasks.
+//   QueryLearner (query_learner.h): the query-conditioned item attention on strip5.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "envs/image_task.h"
+#include "src/core/params.h"
+#include "src/rl/estimator.h"
+#include "src/train/config.h"
+#include "src/train/run_file.h"
+
+namespace glimpse {
+
+struct EvalResult {
+  double error = 0;  // fraction of samples answered wrongly
+  int images = 0;
+  int samples = 1;   // 1: the policy's mode; M > 1: answer probabilities averaged over M sampled episodes
+  std::map<std::string, double> extra;  // further metrics of the learner (logged as series columns)
+};
+
+// Seconds spent in each phase of training steps (bench --profile). The sensor's time is part of the
+// forward pass's.
+struct Profile {
+  double task = 0, sensor = 0, forward = 0, loss = 0, backward = 0, optimizer = 0;
+};
+
+class Learner {
+ public:
+  virtual ~Learner() = default;
+  virtual ParamStore<float>& store() = 0;
+  virtual int size(Split split) const = 0;  // samples in a split
+  // Forward pass, loss and backward pass on `images` samples of the training split (each repeated
+  // cfg.samples times as consecutive rows); zeroes and then fills store().grads(). rng draws the
+  // hard-attention choices. Adds phase times to *profile when profile is not null.
+  virtual LossReport TrainBatch(const std::int64_t* indices, int images, std::int64_t epoch, Rng& rng,
+                                Profile* profile) = 0;
+  // Error on the first max_images samples of split; M = samples (fresh "eval" stream each call).
+  virtual EvalResult Evaluate(Split split, int samples, int max_images) = 0;
+  // Examples logged at each evaluation for plotting (trajectories, attention weights): Setup writes
+  // the fixed inputs when a run is created, Log appends one entry, Logged counts them, and Truncate
+  // drops entries after a checkpoint's count.
+  virtual void SetupExamples(RunFile& file) = 0;
+  virtual void LogExamples(RunFile& file, std::int64_t epoch) = 0;
+  virtual std::size_t ExamplesLogged(const RunFile& file) const = 0;
+  virtual void TruncateExamples(RunFile& file, std::size_t count) = 0;
+  // Parameter tensors that receive the REINFORCE gradient (the gradient-variance diagnostic); empty
+  // without a hard policy.
+  virtual std::vector<std::string> PolicyParams() const = 0;
+  virtual Estimator<float>& estimator() = 0;
+  virtual bool hard() const = 0;  // a hard-attention policy (evaluation takes its mode)
+  virtual std::string task_name() const = 0;
+};
+
+// The learner of a configuration: strip5 gives a QueryLearner, the image tasks an ImageLearner.
+std::unique_ptr<Learner> MakeLearner(const ExperimentConfig& cfg);
+
+}  // namespace glimpse
