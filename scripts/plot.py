@@ -5,6 +5,8 @@
                                                                           error and training loss)
     scripts/plot.py trajectories RUN.h5 --out traj.png [--epoch -1]      glimpses drawn over test images
     scripts/plot.py variance EXPERIMENT|RUN.h5 ... --out var.png         gradient variance per run
+    scripts/plot.py attention RUN.h5 --out att.png [--epoch -1]          strip5: each query's weights
+                                                                          over the slots of test strips
 """
 import argparse
 import glob
@@ -88,6 +90,39 @@ def trajectories(path, out, epoch=-1, count=8):
     draw_trajectories(results.load_run(path), epoch, count).savefig(out, dpi=110)
 
 
+def draw_attention(run, epoch=-1, count=4):
+    """A figure of a strip5 run's attention: for each logged test strip, the strip and below it the
+    weights alpha of every query 0..9 over its five slots (one row per query), after `epoch`."""
+    at = run["attention"]
+    if "weights" not in at or not len(at["weights"]):
+        sys.exit(f"plot.py: {run['path']} has no logged attention weights (a strip5 run)")
+    strips, labels, weights, preds = at["strip"], at["labels"], at["weights"][epoch], at["prediction"][epoch]
+    n = min(count, len(strips))
+    fig, axes = plt.subplots(2, n, figsize=(3.6 * n, 4.4), gridspec_kw={"height_ratios": [1, 2], "wspace": 0.6}, squeeze=False)
+    for i in range(n):
+        top, bottom = axes[0, i], axes[1, i]
+        top.imshow(strips[i], cmap="gray", vmin=0, vmax=1)
+        top.set_title("slots hold " + " ".join(str(d) for d in labels[i]), fontsize=8)
+        top.axis("off")
+        im = bottom.imshow(weights[i], cmap="viridis", vmin=0, vmax=1, aspect="auto")
+        bottom.set_xticks(range(weights.shape[2]))
+        bottom.set_yticks(range(weights.shape[1]))
+        bottom.set(xlabel="slot", ylabel="query digit" if i == 0 else None)
+        right = bottom.twinx()  # the model's answer to each query, at the right of its row
+        right.set_ylim(bottom.get_ylim())
+        right.set_yticks(range(weights.shape[1]))
+        right.set_yticklabels(["absent" if int(a) == 5 else f"slot {int(a)}" for a in preds[i]], fontsize=6)
+    fig.colorbar(im, ax=axes[1, :].tolist(), shrink=0.8, pad=0.06, label="attention weight")
+    cfg = run["config"]
+    fig.suptitle(f"{os.path.basename(run['path'])} ({cfg.get('attention')}): weights over the slots for each "
+                 f"query, after epoch {int(at['epoch'][epoch])}", fontsize=9)
+    return fig
+
+
+def attention(path, out, epoch=-1, count=4):
+    draw_attention(results.load_run(path), epoch, count).savefig(out, dpi=110)
+
+
 def variance(paths, out):
     df = results.load_runs(paths)
     fig, ax = plt.subplots(figsize=(7, 4))
@@ -104,15 +139,17 @@ def variance(paths, out):
 
 def main(argv):
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("figure", choices=["curves", "trajectories", "variance"])
+    p.add_argument("figure", choices=["curves", "trajectories", "variance", "attention"])
     p.add_argument("runs", nargs="+", help="run files or experiment names")
     p.add_argument("--out", required=True, help="PNG file to write")
-    p.add_argument("--epoch", type=int, default=-1, help="trajectories: which logged epoch (-1 = last)")
+    p.add_argument("--epoch", type=int, default=-1, help="trajectories, attention: which logged epoch (-1 = last)")
     a = p.parse_args(argv)
     if a.figure == "curves":
         curves(_paths(a.runs), a.out)
     elif a.figure == "trajectories":
         trajectories(_paths(a.runs)[0], a.out, a.epoch)
+    elif a.figure == "attention":
+        attention(_paths(a.runs)[0], a.out, a.epoch)
     else:
         variance(_paths(a.runs), a.out)
     print(f"wrote {a.out}")

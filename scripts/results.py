@@ -57,7 +57,8 @@ def _checkpoint_epoch(f):
 
 
 def load_run(path):
-    """One run as a dict: config (dict), train/eval/diagnostics (DataFrames), trajectories (dict)."""
+    """One run as a dict: config (dict), train/eval/diagnostics (DataFrames), trajectories and
+    attention (dicts of arrays)."""
     with h5py.File(path, "r", locking=False) as f:
         if "glimpse_version" not in f.attrs:
             raise ValueError(f"{path} is not a glimpse run file")
@@ -69,6 +70,8 @@ def load_run(path):
             "eval": _group(f, "eval"),
             "diagnostics": _group(f, "diagnostics"),
             "trajectories": {k: np.asarray(v) for k, v in f["trajectories"].items()} if "trajectories" in f else {},
+            # strip5 runs: fixed test strips and, per evaluation, every query's weights over the slots
+            "attention": {k: np.asarray(v) for k, v in f["attention"].items()} if "attention" in f else {},
             "epochs_done": _checkpoint_epoch(f),
         }
     return run

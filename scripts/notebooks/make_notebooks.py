@@ -15,9 +15,9 @@ import pandas as pd
 ROOT = os.path.abspath(os.path.join(os.getcwd(), "..", "..")) if os.path.basename(os.getcwd()) == "notebooks" else os.getcwd()
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
 import results
-def runs(default_glob):
-    """Run files: $GLIMPSE_RUNS if set, else the default glob under the repository."""
-    pattern = os.environ.get("GLIMPSE_RUNS") or os.path.join(ROOT, default_glob)
+def runs(default_glob, env="GLIMPSE_RUNS"):
+    """Run files: $GLIMPSE_RUNS (or the variable env names) if set, else the default glob under the repository."""
+    pattern = os.environ.get(env) or os.path.join(ROOT, default_glob)
     paths = sorted(glob.glob(pattern))
     assert paths, f"no run files match {pattern}"
     return paths'''
@@ -55,6 +55,22 @@ run = results.load_run(runs("results/ram_mnist28/run.h5")[0])
 plot.draw_trajectories(run, epoch=-1, count=8)
 plt.show()'''),
     ],
+    "query_attention.ipynb": [
+        ("markdown", "# strip5: where each query looks\nFor fixed test strips, the attention weights of every query digit 0..9 over the five slots (rows: queries; the model's answer at the right), and accuracy and attention-peak accuracy over training. `GLIMPSE_STRIP_RUNS` overrides the run files."),
+        ("code", SETUP),
+        ("code", '''import plot  # scripts/plot.py draws the same figure as a PNG
+paths = runs("results/strip5/*.h5", env="GLIMPSE_STRIP_RUNS")
+for p in paths:
+    plot.draw_attention(results.load_run(p), epoch=-1, count=4)
+    plt.show()
+df = results.load_runs(paths)
+fig, ax = plt.subplots(figsize=(7, 4))
+for _, row in df.iterrows():
+    ev = row["eval"]
+    ax.plot(ev["epoch"], 100 * (1 - ev["test_error"]), label=row["run"] + " answer accuracy")
+    ax.plot(ev["epoch"], 100 * ev["test_peak"], "--", label=row["run"] + " peak on the right slot")
+ax.set(xlabel="epoch", ylabel="% of test strips"); ax.legend(fontsize=7); plt.show()'''),
+    ],
     "gradient_variance.ipynb": [
         ("markdown", "# Estimator gradient variance\nThe location network's gradient variance and signal-to-noise ratio over training (`/diagnostics`), one line per estimator."),
         ("code", SETUP),
@@ -74,5 +90,7 @@ for name, cells in NOTEBOOKS.items():
     nb = nbf.v4.new_notebook()
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
     nb.cells = [nbf.v4.new_markdown_cell(src) if kind == "markdown" else nbf.v4.new_code_cell(src) for kind, src in cells]
+    for i, cell in enumerate(nb.cells):  # stable ids, so regenerating changes only what was edited
+        cell.id = f"{name[:-len('.ipynb')]}-{i}"
     nbf.write(nb, os.path.join(HERE, name))
     print("wrote", name)

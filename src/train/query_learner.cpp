@@ -4,7 +4,6 @@
 #include <chrono>
 #include <cmath>
 
-#include "src/train/image_learner.h"
 
 namespace glimpse {
 namespace {
@@ -16,11 +15,6 @@ double Now() {
 constexpr int kQueries = 10;
 
 }  // namespace
-
-std::unique_ptr<Learner> MakeLearner(const ExperimentConfig& cfg) {
-  if (cfg.env == "strip5") return std::make_unique<QueryLearner>(cfg);
-  return std::make_unique<ImageLearner>(cfg);
-}
 
 QueryLearner::QueryLearner(const ExperimentConfig& cfg) : cfg_(cfg) {
   data_ = LoadDigitDataset(ResolveDataDir(cfg_));

@@ -17,15 +17,20 @@ def images(path, n):
 def labels(path, n):
     with open(path, "wb") as f:
         f.write(bytes([0, 0, 8, 1]) + struct.pack(">I", n) + bytes(random.randrange(10) for _ in range(n)))
-images(f"{d}/train-images-idx3-ubyte", 10064); labels(f"{d}/train-labels-idx1-ubyte", 10064)
-images(f"{d}/t10k-images-idx3-ubyte", 24); labels(f"{d}/t10k-labels-idx1-ubyte", 24)
+# 10,000 held out for validation; 200 training and 200 test digits hold every class (strip5 needs it)
+images(f"{d}/train-images-idx3-ubyte", 10200); labels(f"{d}/train-labels-idx1-ubyte", 10200)
+images(f"{d}/t10k-images-idx3-ubyte", 200); labels(f"{d}/t10k-labels-idx1-ubyte", 200)
 PY
 mkdir -p "$tmp/results/tiny"
 for b in learned loo; do
   "$glimpse" train --out "$tmp/results/tiny/$b.h5" --data-dir "$tmp/data" --glimpses 2 --patch 6 --hidden 16 \
-    --glimpse-hidden 8 --batch 8 --epochs 2 --val-images 16 --trajectories 3 --threads 1 --diag-every 4 \
+    --glimpse-hidden 8 --batch 8 --epochs 2 --train-images 64 --val-images 16 --trajectories 3 --threads 1 --diag-every 4 \
     --baseline $b --samples 2 >/dev/null
 done
+mkdir -p "$tmp/results/strip"
+"$glimpse" train --out "$tmp/results/strip/soft.h5" --env strip5 --attention soft --data-dir "$tmp/data" \
+  --hidden 16 --glimpse-hidden 8 --attention-dim 6 --batch 16 --epochs 2 --val-images 16 --trajectories 3 \
+  --threads 1 >/dev/null
 out=$("$py" "$root/scripts/results.py" "$tmp/results/tiny/learned.h5" "$tmp/results/tiny/loo.h5")
 echo "$out"
 echo "$out" | grep -q "loo" || { echo "FAIL: results.py table lacks the loo run"; exit 1; }
@@ -41,18 +46,22 @@ assert len(df.loc[0, "train"]) > 0 and "loss" in df.loc[0, "train"]
 assert len(df.loc[0, "diagnostics"]) == 4  # 16 steps, every 4
 run = results.load_run(sys.argv[2] + "/learned.h5")
 assert run["trajectories"]["locations"].shape == (2, 3, 2, 2)
+strip = results.load_run(sys.argv[2] + "/../strip/soft.h5")
+assert strip["attention"]["weights"].shape == (2, 3, 10, 5)
+assert "test_peak" in strip["eval"]
 print("results.py: ok")
 PY
 for fig in curves variance; do "$py" "$root/scripts/plot.py" $fig "$tmp/results/tiny/learned.h5" "$tmp/results/tiny/loo.h5" --out "$tmp/$fig.png"; done
 "$py" "$root/scripts/plot.py" trajectories "$tmp/results/tiny/learned.h5" --out "$tmp/traj.png"
-for f in curves variance traj; do [ -s "$tmp/$f.png" ] || { echo "FAIL: $f.png missing"; exit 1; }; done
+"$py" "$root/scripts/plot.py" attention "$tmp/results/strip/soft.h5" --out "$tmp/att.png"
+for f in curves variance traj att; do [ -s "$tmp/$f.png" ] || { echo "FAIL: $f.png missing"; exit 1; }; done
 # Every notebook, executed headless against the small runs.
 n=0
 for nb in "$root"/scripts/notebooks/*.ipynb; do
-  (cd "$root/scripts/notebooks" && GLIMPSE_RUNS="$tmp/results/tiny/*.h5" \
+  (cd "$root/scripts/notebooks" && GLIMPSE_RUNS="$tmp/results/tiny/*.h5" GLIMPSE_STRIP_RUNS="$tmp/results/strip/*.h5" \
      jupyter nbconvert --to notebook --execute --ExecutePreprocessor.timeout=120 --output-dir "$tmp/nb" "$nb") \
      || { echo "FAIL: notebook $nb"; exit 1; }
   n=$((n + 1))
 done
-[ "$n" -ge 4 ] || { echo "FAIL: expected 4 notebooks, found $n"; exit 1; }
-echo "$((3 + n)) passed, 0 failed"
+[ "$n" -ge 5 ] || { echo "FAIL: expected 5 notebooks, found $n"; exit 1; }
+echo "$((4 + n)) passed, 0 failed"
