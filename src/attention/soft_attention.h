@@ -89,9 +89,12 @@ class SoftAttention : public Sensor<T> {
                 T* dimages) const override {
     Ensure(images, batch, H, W);
     const int K = cells(), d = g_ * g_;
-    std::vector<double> e(K), alpha(K), dalpha(K), ctx(d);
-    std::vector<T> dkeys(static_cast<std::size_t>(batch) * K * a_, T(0));
-    std::vector<T> dfeats(static_cast<std::size_t>(batch) * K * d, T(0));
+    std::vector<double> e(K), alpha(K), dalpha(K), de(K);
+    std::vector<T> ctx(d);
+    std::vector<T>& dkeys = dkeys_;
+    std::vector<T>& dfeats = dfeats_;
+    dkeys.assign(static_cast<std::size_t>(batch) * K * a_, T(0));
+    dfeats.assign(static_cast<std::size_t>(batch) * K * d, T(0));
     const T* Wk = store_->value(wk_);
     const T* v = v_ >= 0 ? store_->value(v_) : nullptr;
     T* dv = v_ >= 0 ? store_->grad(v_) : nullptr;
@@ -102,33 +105,30 @@ class SoftAttention : public Sensor<T> {
       const T* dg = dglimpse + static_cast<std::ptrdiff_t>(b) * d;
       Attend(b, p, e, alpha);
       const T* F = feats_.data() + static_cast<std::size_t>(b) * K * d;
-      std::fill(ctx.begin(), ctx.end(), 0.0);
-      for (int k = 0; k < K; ++k)
-        for (int i = 0; i < d; ++i) ctx[i] += alpha[k] * F[k * d + i];
+      Context(b, alpha, 1.0, ctx.data());
       const double beta = gate_ ? 1 / (1 + std::exp(-static_cast<double>(p[a_]))) : 1.0;
       if (gate_) {
         double dbeta = 0;
-        for (int i = 0; i < d; ++i) dbeta += dg[i] * ctx[i];
+        for (int i = 0; i < d; ++i) dbeta += static_cast<double>(dg[i]) * ctx[i];
         dp[a_] = static_cast<T>(dbeta * beta * (1 - beta));
       }
       // glimpse = beta sum_k alpha_k f_k.
       double dot = 0;
       for (int k = 0; k < K; ++k) {
-        double s = 0;
+        const T* f = F + static_cast<std::ptrdiff_t>(k) * d;
+        T* df = dfeats.data() + (static_cast<std::size_t>(b) * K + k) * d;
+        const T w = static_cast<T>(beta * alpha[k]);
+        T s = 0;
         for (int i = 0; i < d; ++i) {
-          s += beta * dg[i] * F[k * d + i];
-          dfeats[(static_cast<std::size_t>(b) * K + k) * d + i] += static_cast<T>(beta * alpha[k] * dg[i]);
+          s += dg[i] * f[i];
+          df[i] += w * dg[i];
         }
-        dalpha[k] = s;
-        dot += alpha[k] * s;
+        dalpha[k] = beta * s;
+        dot += alpha[k] * dalpha[k];
       }
-      const T* q = p;
-      for (int k = 0; k < K; ++k) {
-        const double de = alpha[k] * (dalpha[k] - dot);  // through the softmax
-        const T* key = keys_.data() + (static_cast<std::size_t>(b) * K + k) * a_;
-        T* dkey = dkeys.data() + (static_cast<std::size_t>(b) * K + k) * a_;
-        ScoreBackward(score_, key, q, v, a_, de, dkey, dp, dv);
-      }
+      for (int k = 0; k < K; ++k) de[k] = alpha[k] * (dalpha[k] - dot);  // through the softmax
+      ScoresBackward(score_, keys_.data() + static_cast<std::size_t>(b) * K * a_, K, p, v, a_, de.data(), u_,
+                     dkeys.data() + static_cast<std::size_t>(b) * K * a_, dp, dv);
     }
     // Keys K = F Wk^T: dWk += dK^T F; dF += dK Wk.
     Gemm<T>(true, false, a_, d, batch * K, T(1), dkeys.data(), a_, feats_.data(), d, T(1), store_->grad(wk_), d);
@@ -163,17 +163,12 @@ class SoftAttention : public Sensor<T> {
       Prepare(images, batch, H, W);
   }
 
-  // Scores e and weights alpha of image b for read parameters p.
+  // Scores e and weights alpha of image b for read parameters p (leaves u_ for ScoresBackward).
   void Attend(int b, const T* q, std::vector<double>& e, std::vector<double>& alpha) const {
     const int K = cells();
     const T* v = v_ >= 0 ? store_->value(v_) : nullptr;
-    double m = -1e300;
-    for (int k = 0; k < K; ++k) {
-      const T* key = keys_.data() + (static_cast<std::size_t>(b) * K + k) * a_;
-      const double s = ScoreForward(score_, key, q, v, a_);
-      e[k] = s;
-      m = std::max(m, s);
-    }
+    Scores(score_, keys_.data() + static_cast<std::size_t>(b) * K * a_, K, q, v, a_, e.data(), u_);
+    const double m = *std::max_element(e.begin(), e.end());
     double z = 0;
     for (int k = 0; k < K; ++k) z += (alpha[k] = std::exp(e[k] - m));
     for (int k = 0; k < K; ++k) alpha[k] /= z;
@@ -182,10 +177,11 @@ class SoftAttention : public Sensor<T> {
   void Context(int b, const std::vector<double>& alpha, double beta, T* out) const {
     const int K = cells(), d = g_ * g_;
     const T* F = feats_.data() + static_cast<std::size_t>(b) * K * d;
-    for (int i = 0; i < d; ++i) {
-      double s = 0;
-      for (int k = 0; k < K; ++k) s += alpha[k] * F[k * d + i];
-      out[i] = static_cast<T>(beta * s);
+    std::fill(out, out + d, T(0));
+    for (int k = 0; k < K; ++k) {
+      const T w = static_cast<T>(beta * alpha[k]);
+      const T* f = F + static_cast<std::ptrdiff_t>(k) * d;
+      for (int i = 0; i < d; ++i) out[i] += w * f[i];
     }
   }
 
@@ -196,6 +192,7 @@ class SoftAttention : public Sensor<T> {
   ParamId wk_ = -1, v_ = -1;
   // Per prepared batch: features (B, K, d) and keys (B, K, a).
   mutable std::vector<T> feats_, keys_;
+  mutable std::vector<T> u_, dkeys_, dfeats_;  // scratch: tanh(k + q) of one image; backward gradients
   mutable const T* prepared_ = nullptr;
   mutable int prepared_batch_ = 0, prepared_h_ = 0, prepared_w_ = 0;
 };
