@@ -2,7 +2,7 @@
 """PNG figures from glimpse run files, for people without Jupyter (reads through results.py).
 
     scripts/plot.py curves RUN.h5|EXPERIMENT ... --out curves.png        learning curves (validation
-                                                                          error and training loss)
+                     [--x epoch|images]                                   error and training loss)
     scripts/plot.py trajectories RUN.h5 --out traj.png [--epoch -1]      glimpses drawn over test images
     scripts/plot.py variance EXPERIMENT|RUN.h5 ... --out var.png         gradient variance per run
     scripts/plot.py attention RUN.h5 --out att.png [--epoch -1]          strip5: each query's weights
@@ -32,16 +32,20 @@ def _paths(items):
     return out
 
 
-def curves(paths, out):
+def curves(paths, out, x="epoch"):
+    """Validation error per epoch (x="epoch") or per training image seen (x="images"), and the
+    training cross-entropy per image seen."""
     df = results.load_runs(paths)
     fig, (a, b) = plt.subplots(1, 2, figsize=(11, 4))
     for _, row in df.iterrows():
         ev, tr = row["eval"], row["train"]
         if len(ev):
-            a.plot(ev["epoch"], 100 * ev["val_error"], label=row["run"])
+            xs = ev["epoch"] if x == "epoch" else ev["step"] * int(row["batch"]) / 1e6
+            a.plot(xs, 100 * ev["val_error"], label=row["run"])
         if len(tr):
             b.plot(tr["images"] / 1e6, tr["loss_action"], label=row["run"])
-    a.set(xlabel="epoch", ylabel="validation error (%, policy mean)", yscale="log")
+    a.set(xlabel="epoch" if x == "epoch" else "training images (millions)",
+          ylabel="validation error (%, policy mean)", yscale="log")
     b.set(xlabel="training images (millions)", ylabel="cross-entropy")
     a.grid(alpha=0.3)
     b.grid(alpha=0.3)
@@ -142,10 +146,11 @@ def main(argv):
     p.add_argument("figure", choices=["curves", "trajectories", "variance", "attention"])
     p.add_argument("runs", nargs="+", help="run files or experiment names")
     p.add_argument("--out", required=True, help="PNG file to write")
+    p.add_argument("--x", choices=["epoch", "images"], default="epoch", help="curves: x axis of the validation error")
     p.add_argument("--epoch", type=int, default=-1, help="trajectories, attention: which logged epoch (-1 = last)")
     a = p.parse_args(argv)
     if a.figure == "curves":
-        curves(_paths(a.runs), a.out)
+        curves(_paths(a.runs), a.out, a.x)
     elif a.figure == "trajectories":
         trajectories(_paths(a.runs)[0], a.out, a.epoch)
     elif a.figure == "attention":

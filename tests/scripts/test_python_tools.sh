@@ -52,6 +52,7 @@ assert "test_peak" in strip["eval"]
 print("results.py: ok")
 PY
 for fig in curves variance; do "$py" "$root/scripts/plot.py" $fig "$tmp/results/tiny/learned.h5" "$tmp/results/tiny/loo.h5" --out "$tmp/$fig.png"; done
+"$py" "$root/scripts/plot.py" curves "$tmp/results/tiny/learned.h5" --x images --out "$tmp/curves.png"
 "$py" "$root/scripts/plot.py" trajectories "$tmp/results/tiny/learned.h5" --out "$tmp/traj.png"
 "$py" "$root/scripts/plot.py" attention "$tmp/results/strip/soft.h5" --out "$tmp/att.png"
 for f in curves variance traj att; do [ -s "$tmp/$f.png" ] || { echo "FAIL: $f.png missing"; exit 1; }; done
