@@ -50,8 +50,9 @@ int RunSummarize(int argc, char** argv) {
     std::cout << (done >= cfg.epochs ? "finished" : done > 0 ? "partial" : "new") << "\n";
     return 0;
   }
-  std::cout << "| run | epochs | test error % (M=1) | val error % | images | images/s | grad var | grad SNR | parameters |\n"
-               "|---|---|---|---|---|---|---|---|---|\n";
+  std::cout << "| run | epochs | test error % (M=1) | val error % | images | images/s | grad var | grad SNR | parameters | "
+               "other (last evaluation, %) |\n"
+               "|---|---|---|---|---|---|---|---|---|---|\n";
   for (const auto& path : runs) {
     const RunFile f(path, RunFile::Mode::kReadOnly);
     const ExperimentConfig cfg = ConfigFromRun(f);
@@ -68,7 +69,15 @@ int RunSummarize(int argc, char** argv) {
               << Percent(test.empty() ? NAN : test.back()) << " | " << Percent(val.empty() ? NAN : val.back())
               << " | " << std::fixed << std::setprecision(0) << n_img << " | " << rate << " | "
               << std::scientific << std::setprecision(2) << MeanOf(gv) << " | " << std::fixed
-              << std::setprecision(3) << MeanOf(snr) << " | " << f.Attributes("/")["parameters"] << " |\n";
+              << std::setprecision(3) << MeanOf(snr) << " | " << f.Attributes("/")["parameters"] << " |";
+    // Further metrics a learner logs (strip5: test_peak), as "name value".
+    std::string other;
+    if (f.SeriesLength("/eval"))
+      for (const auto& name : f.SeriesNames("/eval")) {
+        if (name == "step" || name == "epoch" || name == "val_error" || name == "test_error" || name == "rss_mb") continue;
+        other += (other.empty() ? " " : ", ") + name + " " + Percent(f.ReadSeries("/eval", name).back());
+      }
+    std::cout << other << " |\n";
   }
   return 0;
 }

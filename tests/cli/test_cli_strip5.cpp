@@ -56,6 +56,9 @@ TEST_CASE("strip5 trains soft and categorical attention and logs the weights of 
     r = RunGlimpse("eval --run " + run);
     CHECK(r.code == 0);
     CHECK_THAT(r.output, Catch::Contains("test_error="));
+    r = RunGlimpse("summarize " + run);
+    CHECK(r.code == 0);
+    CHECK_THAT(r.output, Catch::Contains("| test_peak "));
     r = RunGlimpse("train --resume " + run + " --epochs 3");
     CHECK(r.code == 0);
     const RunFile f(run, RunFile::Mode::kReadOnly);
