@@ -45,6 +45,8 @@ int RunTrain(int argc, char** argv) {
           "do not combine it with --out or --config");
     const std::string path = vm["resume"].as<std::string>();
     RunFile file(path, RunFile::Mode::kReadWrite);
+    Check(!file.Attributes("/").count("slim"), "'", path, "' is a copy made by glimpse slim, without optimizer ",
+          "state; resume the full run file it was made from");
     ExperimentConfig stored = ConfigFromRun(file);
     for (const auto& spec : ConfigOptions()) {
       if (!vm.count(spec.name)) continue;

@@ -9,6 +9,8 @@ const std::vector<Command>& Commands() {
       {"info", "print version, build and BLAS threads, and summarise a data set (a smoke run)",
        RunInfo},
       {"summarize", "a markdown table row per run file (errors, speed, gradient variance)", RunSummarize},
+      {"slim", "a small copy of a run (no optimizer state) to commit; evaluates and plots, cannot resume",
+       RunSlim},
       {"render", "write a PNG grid of task samples", RunRender},
       {"bench", "measure throughput; last line images_per_s=F", RunBench},
   };

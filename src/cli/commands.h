@@ -20,6 +20,7 @@ int RunBench(int argc, char** argv);
 int RunTrain(int argc, char** argv);
 int RunEval(int argc, char** argv);
 int RunSummarize(int argc, char** argv);
+int RunSlim(int argc, char** argv);
 
 const std::vector<Command>& Commands();
 

@@ -79,12 +79,18 @@ void SaveCheckpoint(RunFile& f, const Checkpoint& c) {
   if (f.Exists("/checkpoint_prev")) f.Move("/checkpoint_prev", "/checkpoint_next");
 }
 
+const std::vector<std::string>& CheckpointGroups() {
+  static const std::vector<std::string> groups = {"/checkpoint", "/checkpoint_next", "/checkpoint_prev",
+                                                  "/checkpoint_new"};
+  return groups;
+}
+
 namespace {
 // The complete slot with the highest step, or "" if none.
 std::string BestSlot(const RunFile& f) {
   std::string best;
   std::int64_t best_step = -1;
-  for (const char* slot : {"/checkpoint", "/checkpoint_next", "/checkpoint_prev", "/checkpoint_new"}) {
+  for (const auto& slot : CheckpointGroups()) {
     if (!f.Exists(slot)) continue;
     const auto a = f.Attributes(slot);
     if (!a.count("complete") || a.at("complete") != "1" || !a.count("step")) continue;
@@ -96,6 +102,7 @@ std::string BestSlot(const RunFile& f) {
 }  // namespace
 
 bool HasCheckpoint(const RunFile& f) { return !BestSlot(f).empty(); }
+std::string CheckpointGroup(const RunFile& f) { return BestSlot(f); }
 
 Checkpoint LoadCheckpoint(const RunFile& f) {
   const std::string slot = BestSlot(f);

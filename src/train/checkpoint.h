@@ -33,6 +33,9 @@ struct Checkpoint {
 
 void SaveCheckpoint(RunFile& file, const Checkpoint& c);
 bool HasCheckpoint(const RunFile& file);
+// The group of the checkpoint LoadCheckpoint reads ("" if none), and every checkpoint group name.
+std::string CheckpointGroup(const RunFile& file);
+const std::vector<std::string>& CheckpointGroups();
 Checkpoint LoadCheckpoint(const RunFile& file);  // Error if there is none
 
 }  // namespace glimpse

@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <algorithm>
 #include <filesystem>
 
 #include <limits>
@@ -189,6 +190,56 @@ void RunFile::Commit() {
     impl_->file = H5::H5File(impl_->work, H5F_ACC_RDWR, H5::FileCreatPropList::DEFAULT, NoHdf5Locking());
   });
   impl_->dirty = false;
+}
+
+namespace {
+
+// Copies the string attributes of src onto dst (glimpse writes only string attributes on groups).
+void CopyStringAttributes(const H5::Group& src, H5::Group& dst) {
+  const H5::StrType st(H5::PredType::C_S1, H5T_VARIABLE);
+  for (int i = 0; i < src.getNumAttrs(); ++i) {
+    H5::Attribute a = src.openAttribute(static_cast<unsigned>(i));
+    if (a.getTypeClass() != H5T_STRING) continue;
+    std::string v;
+    a.read(a.getStrType(), v);
+    dst.createAttribute(a.getName(), st, H5::DataSpace(H5S_SCALAR)).write(st, v);
+  }
+}
+
+// Recursive copy of group `path` of src into dst (the group exists in dst), leaving out `skip`.
+void CopyGroup(const H5::H5File& src, H5::H5File& dst, const std::string& path, const std::vector<std::string>& skip) {
+  const H5::Group from = src.openGroup(path);
+  H5::Group to = dst.openGroup(path);
+  CopyStringAttributes(from, to);
+  for (hsize_t i = 0; i < from.getNumObjs(); ++i) {
+    const std::string name = from.getObjnameByIdx(i);
+    const std::string child = (path == "/" ? "" : path) + "/" + name;
+    if (std::find(skip.begin(), skip.end(), child) != skip.end()) continue;
+    if (from.getObjTypeByIdx(i) == H5G_GROUP) {
+      dst.createGroup(child);
+      CopyGroup(src, dst, child, skip);
+    } else {  // a dataset, with its attributes, chunking and compression
+      Check(H5Ocopy(src.getId(), child.c_str(), dst.getId(), child.c_str(), H5P_DEFAULT, H5P_DEFAULT) >= 0,
+            "HDF5: cannot copy '", child, "'");
+    }
+  }
+}
+
+}  // namespace
+
+void RunFile::CopyTo(const std::string& out, const std::vector<std::string>& skip) const {
+  Check(!FileExists(out), "'", out, "' exists; pass --force to overwrite it");
+  const std::string tmp = out + ".tmp";
+  Guard(out, "CopyTo", [&] {
+    H5::H5File dst(tmp, H5F_ACC_TRUNC, H5::FileCreatPropList::DEFAULT, NoHdf5Locking());
+    CopyGroup(impl_->file, dst, "/", skip);
+    dst.close();
+  });
+  FsyncPath(tmp);
+  if (std::rename(tmp.c_str(), out.c_str()) != 0) {
+    std::remove(tmp.c_str());
+    Fail("cannot write '", out, "': ", std::strerror(errno));
+  }
 }
 
 bool RunFile::Exists(const std::string& path) const {

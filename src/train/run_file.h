@@ -63,6 +63,10 @@ class RunFile {
   bool Exists(const std::string& path) const;
   void CreateGroup(const std::string& path);  // no-op if it exists
   void Move(const std::string& from, const std::string& to);
+  // Writes a new file `out` (atomically; Error if it exists) holding every group, dataset and string
+  // attribute of this file except the objects at the paths in `skip` (and what lies under them).
+  // The copy is compact: nothing it leaves out takes space in it.
+  void CopyTo(const std::string& out, const std::vector<std::string>& skip) const;
   // Makes everything written so far the run file on disk (atomically). Also done on destruction.
   void Commit();
   // Drops everything written since the last Commit (a new file that never committed leaves none).

@@ -2,8 +2,11 @@
 #include <catch2/catch.hpp>
 
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 
+#include "src/train/checkpoint.h"
+#include "src/train/run_file.h"
 #include "tests/cli/cli_helpers.h"
 #include "tests/envs/fake_data.h"
 
@@ -104,4 +107,36 @@ TEST_CASE("bench prints images_per_s last", "[cli][bench]") {
   CHECK(r.code == 0);
   CHECK_THAT(r.output, Catch::Contains("cluttered100"));
   CHECK(LastLine(r.output).rfind("images_per_s=", 0) == 0);
+}
+
+TEST_CASE("slim writes a smaller copy that evaluates the same and refuses to resume", "[cli][slim]") {
+  const std::string run = TempDir() + "/glimpse_cli_slim_run.h5", small = TempDir() + "/glimpse_cli_slim.h5";
+  std::remove(run.c_str());
+  std::remove(small.c_str());
+  REQUIRE(RunGlimpse("train --out " + run + " --epochs 2" + Small()).code == 0);
+  auto r = RunGlimpse("slim --run " + run + " --out " + small);
+  REQUIRE(r.code == 0);
+  CHECK(std::filesystem::file_size(small) < std::filesystem::file_size(run));
+  {
+    const glimpse::RunFile f(small, glimpse::RunFile::Mode::kReadOnly);
+    for (const auto& g : glimpse::CheckpointGroups())
+      if (g != glimpse::CheckpointGroup(f)) CHECK(!f.Exists(g));  // no spare slot
+    CHECK(f.SeriesNames(glimpse::CheckpointGroup(f) + "/optimizer").empty());
+    CHECK(f.Exists("/trajectories/locations"));
+    CHECK(f.Attributes("/").count("slim") == 1);
+  }
+  const std::string full_eval = LastLine(RunGlimpse("eval --run " + run).output);
+  r = RunGlimpse("eval --run " + small);
+  CHECK(r.code == 0);
+  CHECK(LastLine(r.output) == full_eval);
+  r = RunGlimpse("summarize " + small);
+  CHECK_THAT(r.output, Catch::Contains("| 2/2 |"));
+  r = RunGlimpse("train --resume " + small + " --epochs 3");
+  CHECK(r.code == 1);
+  CHECK_THAT(r.output, Catch::Contains("made by glimpse slim"));
+  r = RunGlimpse("slim --run " + run + " --out " + small);
+  CHECK(r.code == 1);
+  CHECK_THAT(r.output, Catch::Contains("--force"));
+  CHECK(RunGlimpse("slim --run " + run + " --out " + small + " --force").code == 0);
+  CHECK(RunGlimpse("train --resume " + run + " --epochs 3").code == 0);  // the full file still resumes
 }
