@@ -141,9 +141,13 @@ int RunBench(int argc, char** argv) {
       line("backward", prof.backward);
       line("optimizer", prof.optimizer);
     }
-    std::cout << cfg.env << ", " << cfg.glimpses << " glimpses of " << cfg.scales << " x " << cfg.patch
-              << "x" << cfg.patch << ", batch " << cfg.batch << ", " << cfg.samples << " sample(s), core "
-              << cfg.core << ", " << steps << " steps\n";
+    if (cfg.env == "strip5")
+      std::cout << "strip5, " << cfg.attention << " item attention over 5 slots, batch " << cfg.batch << ", "
+                << cfg.samples << " sample(s), " << steps << " steps\n";
+    else
+      std::cout << cfg.env << ", " << cfg.glimpses << " glimpses of " << cfg.scales << " x " << cfg.patch
+                << "x" << cfg.patch << ", batch " << cfg.batch << ", " << cfg.samples << " sample(s), core "
+                << cfg.core << ", " << steps << " steps\n";
     std::cout << "images_per_s=" << std::fixed << std::setprecision(0) << rate << "\n";
     return 0;
   }
