@@ -40,7 +40,7 @@ df[["run"] + results.SUMMARY]'''),
     "error_vs_glimpses.ipynb": [
         ("markdown", "# Test error against glimpses, in the layout of the RAM paper's tables\nRows: tasks; columns: number of glimpses; cells: test error (%) with the policy mean (M = 1)."),
         ("code", SETUP),
-        ("code", '''df = results.load_runs(runs("results/ram_table/*.h5"))
+        ("code", '''df = results.load_runs(runs("results/ram_table/runs/*.h5"))
 table = df.pivot_table(index="env", columns="glimpses", values="test_error", aggfunc="min") * 100
 published = {"mnist28": {4: 1.54, 6: 1.12, 7: 1.07}, "translated60": {4: 1.54, 6: 1.22, 8: 1.20},
              "cluttered60": {4: 4.96, 6: 4.08, 8: 4.04}, "cluttered100": {4: 14.95, 6: 11.58, 8: 10.83}}
