@@ -1,7 +1,6 @@
 #include "src/train/image_learner.h"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 
 #include "src/attention/draw_read.h"
@@ -13,10 +12,6 @@
 
 namespace glimpse {
 namespace {
-
-double Now() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
 
 // The sensor of --attention: the retina for the hard policies, else the differentiable read.
 std::unique_ptr<Sensor<float>> MakeSensor(const ExperimentConfig& c) {
@@ -57,13 +52,7 @@ ImageLearner::ImageLearner(const ExperimentConfig& cfg) : cfg_(cfg) {
   eval_capacity_ = cfg_.batch;
   batch_idx_.resize(rows);
   reward_.resize(rows);
-  EstimatorConfig ec;
-  ec.baseline = ParseBaseline(cfg_.baseline);
-  ec.rl_weight = cfg_.rl_weight;
-  ec.entropy = cfg_.entropy;
-  ec.reward_norm = cfg_.reward_norm;
-  ec.samples = cfg_.samples;
-  estimator_ = std::make_unique<Estimator<float>>(ec, model_->policy());
+  estimator_ = std::make_unique<Estimator<float>>(EstimatorConfigFor(cfg_), model_->policy());
 }
 
 LossReport ImageLearner::TrainBatch(const std::int64_t* indices, int images, std::int64_t epoch, Rng& rng,
@@ -71,25 +60,19 @@ LossReport ImageLearner::TrainBatch(const std::int64_t* indices, int images, std
   const int M = cfg_.samples, N = images * M;
   for (int i = 0; i < images; ++i)
     for (int m = 0; m < M; ++m) batch_idx_[i * M + m] = indices[i];
-  double t = profile ? Now() : 0;
-  auto lap = [&](double Profile::*phase) {  // adds the time since the last lap to a phase when profiling
-    if (!profile) return;
-    const double now = Now();
-    profile->*phase += now - t;
-    t = now;
-  };
+  PhaseTimer timer(profile);
   model_->set_sensor_timer(profile ? &profile->sensor : nullptr);
   train_ep_->Reset(Split::kTrain, batch_idx_.data(), N, epoch);
-  lap(&Profile::task);
+  timer.Lap(&Profile::task);
   model_->Forward(train_ep_->images(), N, task_->height(), task_->width(), rollout_, LocationMode::kSample, &rng,
                   cfg_.semi_sampling);
-  lap(&Profile::forward);
+  timer.Lap(&Profile::forward);
   train_ep_->Classify(rollout_.actions.data(), reward_.data());
   const LossReport rep = estimator_->Compute(rollout_, train_ep_->labels(), reward_.data());
-  lap(&Profile::loss);
+  timer.Lap(&Profile::loss);
   model_->store().ZeroGrad();
   model_->Backward(rollout_);
-  lap(&Profile::backward);
+  timer.Lap(&Profile::backward);
   return rep;
 }
 
@@ -103,7 +86,7 @@ EvalResult ImageLearner::Evaluate(Split split, int samples, int max_images) {
     eval_ep_ = std::make_unique<Episode<float>>(*task_, model_->sensor(), B * M), eval_capacity_ = B * M;
   Rng eval_rng(cfg_.seed, "eval");
   std::vector<std::int64_t> idx(static_cast<std::size_t>(B) * M);
-  std::vector<double> avg(C), p(C);
+  std::vector<double> avg(C);
   int wrong = 0;
   for (int start = 0; start < res.images; start += B) {
     const int n = std::min(B, res.images - start);
@@ -115,11 +98,7 @@ EvalResult ImageLearner::Evaluate(Split split, int samples, int max_images) {
     for (int i = 0; i < n; ++i) {
       std::fill(avg.begin(), avg.end(), 0.0);
       for (int m = 0; m < M; ++m) {  // average the class probabilities of the M episodes
-        const float* z = eval_rollout_.logits.data() + static_cast<std::ptrdiff_t>(i * M + m) * C;
-        const float mx = *std::max_element(z, z + C);
-        double s = 0;
-        for (int c = 0; c < C; ++c) s += (p[c] = std::exp(static_cast<double>(z[c] - mx)));
-        for (int c = 0; c < C; ++c) avg[c] += p[c] / s;
+        AddProbabilities(eval_rollout_.logits.data() + static_cast<std::ptrdiff_t>(i * M + m) * C, C, avg.data());
       }
       const int guess = static_cast<int>(std::max_element(avg.begin(), avg.end()) - avg.begin());
       wrong += guess != eval_ep_->labels()[i * M];

@@ -4,6 +4,7 @@
 //   QueryLearner (query_learner.h): the query-conditioned item attention on strip5.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -30,6 +31,33 @@ struct EvalResult {
 struct Profile {
   double task = 0, sensor = 0, forward = 0, loss = 0, backward = 0, optimizer = 0;
 };
+
+// Seconds on the steady clock.
+inline double SteadySeconds() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+// Adds the time since the last lap to one phase of *profile; does nothing when profile is null.
+class PhaseTimer {
+ public:
+  explicit PhaseTimer(Profile* profile) : profile_(profile), t_(profile ? SteadySeconds() : 0) {}
+  void Lap(double Profile::*phase) {
+    if (!profile_) return;
+    const double now = SteadySeconds();
+    profile_->*phase += now - t_;
+    t_ = now;
+  }
+
+ private:
+  Profile* profile_;
+  double t_;
+};
+
+// The REINFORCE estimator options of a configuration (baseline, weights, samples).
+EstimatorConfig EstimatorConfigFor(const ExperimentConfig& cfg);
+
+// avg (C) += softmax(logits (C)): evaluation averages the answer probabilities of M episodes.
+void AddProbabilities(const float* logits, int classes, double* avg);
 
 class Learner {
  public:

@@ -1,16 +1,11 @@
 #include "src/train/query_learner.h"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 
 
 namespace glimpse {
 namespace {
-
-double Now() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
 
 constexpr int kQueries = 10;
 
@@ -28,13 +23,7 @@ QueryLearner::QueryLearner(const ExperimentConfig& cfg) : cfg_(cfg) {
   model_ = std::make_unique<QueryModel<float>>(spec);
   Rng init(cfg_.seed, "init");
   model_->Init(init);
-  EstimatorConfig ec;
-  ec.baseline = ParseBaseline(cfg_.baseline);
-  ec.rl_weight = cfg_.rl_weight;
-  ec.entropy = cfg_.entropy;
-  ec.reward_norm = cfg_.reward_norm;
-  ec.samples = cfg_.samples;
-  estimator_ = std::make_unique<Estimator<float>>(ec, model_->policy());
+  estimator_ = std::make_unique<Estimator<float>>(EstimatorConfigFor(cfg_), model_->policy());
 }
 
 void QueryLearner::Load(Split split, const std::int64_t* indices, int n, int M, std::int64_t epoch) {
@@ -54,23 +43,17 @@ void QueryLearner::Load(Split split, const std::int64_t* indices, int n, int M, 
 LossReport QueryLearner::TrainBatch(const std::int64_t* indices, int images, std::int64_t epoch, Rng& rng,
                                     Profile* profile) {
   const int M = cfg_.samples, N = images * M;
-  double t = profile ? Now() : 0;
-  auto lap = [&](double Profile::*phase) {  // adds the time since the last lap to a phase when profiling
-    if (!profile) return;
-    const double now = Now();
-    profile->*phase += now - t;
-    t = now;
-  };
+  PhaseTimer timer(profile);
   Load(Split::kTrain, indices, images, M, epoch);
-  lap(&Profile::task);
+  timer.Lap(&Profile::task);
   model_->Forward(strips_.data(), queries_.data(), N, rollout_, LocationMode::kSample, &rng);
-  lap(&Profile::forward);
+  timer.Lap(&Profile::forward);
   for (int n = 0; n < N; ++n) reward_[n] = rollout_.r.actions[n] == answers_[n] ? 1.0f : 0.0f;
   const LossReport rep = estimator_->Compute(rollout_.r, answers_.data(), reward_.data());
-  lap(&Profile::loss);
+  timer.Lap(&Profile::loss);
   model_->store().ZeroGrad();
   model_->Backward(rollout_);
-  lap(&Profile::backward);
+  timer.Lap(&Profile::backward);
   return rep;
 }
 
@@ -94,12 +77,7 @@ EvalResult QueryLearner::Evaluate(Split split, int samples, int max_images) {
     for (int i = 0; i < n; ++i) {
       std::fill(avg.begin(), avg.end(), 0.0);
       for (int m = 0; m < M; ++m) {  // average the answer probabilities of the M choices
-        const float* z = rollout_.r.logits.data() + static_cast<std::ptrdiff_t>(i * M + m) * C;
-        const float mx = *std::max_element(z, z + C);
-        double s = 0;
-        std::vector<double> p(C);
-        for (int c = 0; c < C; ++c) s += (p[c] = std::exp(static_cast<double>(z[c] - mx)));
-        for (int c = 0; c < C; ++c) avg[c] += p[c] / s;
+        AddProbabilities(rollout_.r.logits.data() + static_cast<std::ptrdiff_t>(i * M + m) * C, C, avg.data());
       }
       const int answer = answers_[i * M];
       wrong += static_cast<int>(std::max_element(avg.begin(), avg.end()) - avg.begin()) != answer;

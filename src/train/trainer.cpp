@@ -1,6 +1,5 @@
 #include "src/train/trainer.h"
 
-#include <chrono>
 #include <cmath>
 #include <ctime>
 #include <fstream>
@@ -16,10 +15,6 @@
 
 namespace glimpse {
 namespace {
-
-double Now() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
 
 std::string UtcNow() {
   const std::time_t t = std::time(nullptr);
@@ -99,7 +94,7 @@ int Trainer::StepsPerEpoch() const {
 
 void Trainer::TrainStep(const std::int64_t* indices, int images, std::int64_t epoch) {
   const LossReport rep = learner_->TrainBatch(indices, images, epoch, policy_rng_, profile_);
-  const double t = profile_ ? Now() : 0;
+  const double t = profile_ ? SteadySeconds() : 0;
   auto& store = learner_->store();
   // One pass gives the gradient norm and, being non-finite when a gradient is, the NaN check (a
   // gradient above ~1e19, whose square overflows float, also counts as divergence).
@@ -118,7 +113,7 @@ void Trainer::TrainStep(const std::int64_t* indices, int images, std::int64_t ep
   const std::int64_t total = static_cast<std::int64_t>(cfg_.epochs) * StepsPerEpoch();
   const double lr = LearningRate(ParseSchedule(cfg_.schedule), cfg_.lr, step_, total);
   opt_->Step(store, static_cast<float>(lr * lr_scale_));
-  if (profile_) profile_->optimizer += Now() - t;
+  if (profile_) profile_->optimizer += SteadySeconds() - t;
   ++step_;
   images_seen_ += images;
   sum_.total += rep.total, sum_.action += rep.action, sum_.reinforce += rep.reinforce;
@@ -133,9 +128,9 @@ double Trainer::Bench(int steps, Profile* profile) {
   TrainStep(perm_.data(), B, 0);  // warm-up: sizes every buffer
   if (profile) *profile = Profile{};
   profile_ = profile;
-  const double t0 = Now();
+  const double t0 = SteadySeconds();
   for (int s = 0; s < steps; ++s) TrainStep(perm_.data() + (s % per_epoch) * B, B, 0);
-  const double rate = static_cast<double>(steps) * B / (Now() - t0);
+  const double rate = static_cast<double>(steps) * B / (SteadySeconds() - t0);
   profile_ = nullptr;
   return rate;
 }
@@ -144,7 +139,7 @@ void Trainer::Run() {
   const int steps = StepsPerEpoch();
   const int B = std::min(cfg_.batch, learner_->size(Split::kTrain));
   const std::int64_t start_step = step_;
-  double t_start = Now(), t_log = t_start;
+  double t_start = SteadySeconds(), t_log = t_start;
   std::cout << "training " << cfg_.env << ": " << cfg_.epochs << " epochs x " << steps << " steps of "
             << B << " images (x" << cfg_.samples << " samples), " << learner_->store().size()
             << " parameters, from epoch " << epoch_ << "\n" << std::flush;
@@ -156,7 +151,7 @@ void Trainer::Run() {
       for (int s = 0; s < steps; ++s) {
         TrainStep(perm_.data() + static_cast<std::size_t>(s) * B, B, epoch_);
         if (step_ % cfg_.log_every == 0 || s == steps - 1) {
-          const double now = Now();
+          const double now = SteadySeconds();
           wall_s_ += now - t_log;
           t_log = now;
           LogTrain(now - t_start, step_ - start_step);
@@ -170,8 +165,8 @@ void Trainer::Run() {
     }
     ++epoch_;
     EndEpoch();
-    wall_s_ += Now() - t_log;
-    t_log = Now();
+    wall_s_ += SteadySeconds() - t_log;
+    t_log = SteadySeconds();
   }
 }
 
@@ -242,7 +237,7 @@ EvalResult Trainer::Evaluate(Split split, int samples, int max_images) {
 void Trainer::EndEpoch() {
   const bool eval_now = epoch_ % cfg_.eval_every == 0 || epoch_ == cfg_.epochs;
   if (eval_now) {
-    const double t0 = Now();
+    const double t0 = SteadySeconds();
     const EvalResult val = Evaluate(Split::kVal, 1, cfg_.val_images);
     const EvalResult test = Evaluate(Split::kTest, 1, learner_->size(Split::kTest));
     last_val_error_ = val.error;
@@ -258,7 +253,7 @@ void Trainer::EndEpoch() {
               << std::setprecision(2) << 100 * val.error << "% test_error " << 100 * test.error
               << (learner_->hard() ? "% (policy mean)" : "% (deterministic reads)");
     for (const auto& [name, value] : test.extra) std::cout << " test_" << name << " " << 100 * value << "%";
-    std::cout << " | train " << Duration(wall_s_) << ", eval " << Duration(Now() - t0)
+    std::cout << " | train " << Duration(wall_s_) << ", eval " << Duration(SteadySeconds() - t0)
               << " | rss " << std::setprecision(0) << ResidentMb() << " MB";
     const double per_epoch = wall_s_ / std::max<std::int64_t>(1, epoch_);
     std::cout << " | ETA " << Duration(per_epoch * (cfg_.epochs - epoch_)) << "\n" << std::flush;
@@ -271,7 +266,7 @@ void Trainer::EndEpoch() {
 
 void Trainer::Sync(bool force) {
   if (file_ == nullptr) return;
-  const double now = Now();
+  const double now = SteadySeconds();
   if (!force && now - last_sync_ < kSyncSeconds) return;
   file_->Commit();
   last_sync_ = now;
