@@ -82,16 +82,19 @@ Stats Estimate(const LocationPolicy<double>& pol, const std::vector<double>& pre
 
 }  // namespace
 
-TEST_CASE("Categorical bandit: every baseline gives an unbiased gradient", "[rl][estimator][unbiased]") {
-  // One step over a 2 x 2 grid; the reward of cell k is Bernoulli(q_k). E[R] = sum_k pi_k q_k, so
-  // d E[R] / d pre_j = pi_j (q_j - E[R]).
-  const CategoricalPolicy<double> pol(2);
-  const std::vector<double> pre = {0.3, -0.4, 0.9, 0.0};
-  const double q[4] = {0.2, 0.9, 0.5, 0.7};
-  std::vector<double> pi(4);
+namespace {
+
+// A one-step bandit over the cells of a categorical policy: the reward of cell k is Bernoulli(q_k).
+// E[R] = sum_k pi_k q_k, so d E[R] / d pre_j = pi_j (q_j - E[R]); every baseline must match it.
+void CheckBanditUnbiased(const CategoricalPolicy<double>& pol, const std::vector<double>& pre,
+                         const std::vector<double>& q) {
+  const int K = pol.head_size();
+  REQUIRE(static_cast<int>(pre.size()) == K);
+  REQUIRE(static_cast<int>(q.size()) == K);
+  std::vector<double> pi(K);
   pol.Activate(pre.data(), 1, pi.data());
   double er = 0;
-  for (int k = 0; k < 4; ++k) er += pi[k] * q[k];
+  for (int k = 0; k < K; ++k) er += pi[k] * q[k];
   auto reward = [&](const double*, std::int32_t k, Rng& rng) { return rng.Bernoulli(q[k]) ? 1.0 : 0.0; };
   for (const char* name : {"none", "learned", "average", "loo"}) {
     INFO(name);
@@ -99,7 +102,7 @@ TEST_CASE("Categorical bandit: every baseline gives an unbiased gradient", "[rl]
     cfg.baseline = ParseBaseline(name);
     cfg.samples = 4;
     const Stats s = Estimate(pol, pre, cfg, reward, 3000);
-    for (int j = 0; j < 4; ++j) {
+    for (int j = 0; j < K; ++j) {
       const double exact = pi[j] * (q[j] - er);
       INFO("j " << j << " mean " << s.Mean(j) << " exact " << exact << " se " << s.StdErr(j));
       CHECK(std::abs(s.Mean(j) - exact) < 4 * s.StdErr(j) + 1e-12);
@@ -107,33 +110,21 @@ TEST_CASE("Categorical bandit: every baseline gives an unbiased gradient", "[rl]
   }
 }
 
+}  // namespace
+
+TEST_CASE("Categorical bandit: every baseline gives an unbiased gradient", "[rl][estimator][unbiased]") {
+  // One step over a 2 x 2 grid.
+  CheckBanditUnbiased(CategoricalPolicy<double>(2), {0.3, -0.4, 0.9, 0.0}, {0.2, 0.9, 0.5, 0.7});
+}
+
 TEST_CASE("Item choice over a 5 x 1 grid (strip5's hard attention): unbiased for every baseline",
           "[rl][estimator][unbiased]") {
-  // The query model draws one of five slots from softmax(e); slot k answers right with probability
-  // q_k. d E[R] / d e_j = pi_j (q_j - E[R]), as for the grid.
+  // The query model draws one of five slots from softmax(e); slot k answers right with probability q_k.
   const CategoricalPolicy<double> pol(5, 1);
   REQUIRE(pol.head_size() == 5);
   CHECK(pol.CellY(3) == 0.0);
   CHECK(pol.CellX(0) == Approx(-0.8));
-  const std::vector<double> pre = {0.5, -1.0, 0.2, 1.1, -0.3};
-  const double q[5] = {0.1, 0.3, 0.95, 0.6, 0.4};
-  std::vector<double> pi(5);
-  pol.Activate(pre.data(), 1, pi.data());
-  double er = 0;
-  for (int k = 0; k < 5; ++k) er += pi[k] * q[k];
-  auto reward = [&](const double*, std::int32_t k, Rng& rng) { return rng.Bernoulli(q[k]) ? 1.0 : 0.0; };
-  for (const char* name : {"none", "learned", "average", "loo"}) {
-    INFO(name);
-    EstimatorConfig cfg;
-    cfg.baseline = ParseBaseline(name);
-    cfg.samples = 4;
-    const Stats s = Estimate(pol, pre, cfg, reward, 3000);
-    for (int j = 0; j < 5; ++j) {
-      const double exact = pi[j] * (q[j] - er);
-      INFO("j " << j << " mean " << s.Mean(j) << " exact " << exact << " se " << s.StdErr(j));
-      CHECK(std::abs(s.Mean(j) - exact) < 4 * s.StdErr(j) + 1e-12);
-    }
-  }
+  CheckBanditUnbiased(pol, {0.5, -1.0, 0.2, 1.1, -0.3}, {0.1, 0.3, 0.95, 0.6, 0.4});
 }
 
 TEST_CASE("Gaussian policy with a quadratic reward: unbiased for every baseline", "[rl][estimator][unbiased]") {
