@@ -14,4 +14,19 @@ void Gemm(bool trans_a, bool trans_b, int m, int n, int k, T alpha, const T* a, 
 void SetBlasThreads(int threads);
 int GetBlasThreads();
 
+// Accounting of matrix products, for `glimpse bench --profile`: while enabled, every Gemm call adds
+// its wall time and its 2 m n k floating-point operations. Off by default (then Gemm costs nothing
+// extra). Not thread-safe: enable it only around single-threaded callers (glimpse's own code is).
+struct GemmStats {
+  double seconds = 0;  // wall time inside BLAS
+  double flops = 0;    // 2 m n k summed over calls
+  long long calls = 0;
+};
+void SetGemmAccounting(bool on);  // turning it on also resets the totals
+GemmStats GetGemmStats();
+
+// Measured sgemm rate (GFLOP/s) of a large square product (n x n by n x n, float) at the current
+// BLAS thread count: the "BLAS peak" that bench compares the model's products with.
+double MeasureSgemmPeak(int n = 1024, int reps = 6);
+
 }  // namespace glimpse

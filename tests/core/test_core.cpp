@@ -79,6 +79,26 @@ TEST_CASE("Gemm agrees with xtensor-blas for every transpose", "[core][blas]") {
   CHECK(xt::allclose(xt::cast<double>(cf), ref, 1e-5, 1e-5));
 }
 
+TEST_CASE("Gemm accounting counts products and 2 m n k operations only while on", "[core][blas]") {
+  std::vector<float> a(4 * 3, 1.0f), b(3 * 5, 2.0f), c(4 * 5, 0.0f);
+  auto product = [&] { Gemm<float>(false, false, 4, 5, 3, 1.0f, a.data(), 3, b.data(), 5, 0.0f, c.data(), 5); };
+  SetGemmAccounting(true);
+  product();
+  product();
+  GemmStats s = GetGemmStats();
+  CHECK(s.calls == 2);
+  CHECK(s.flops == 2 * 2.0 * 4 * 5 * 3);
+  CHECK(s.seconds >= 0);
+  CHECK(c[0] == 6.0f);  // the product itself is unchanged: 3 x 1 x 2
+  SetGemmAccounting(false);
+  product();
+  CHECK(GetGemmStats().calls == 2);  // off: not counted
+  SetGemmAccounting(true);           // on again: totals restart
+  CHECK(GetGemmStats().calls == 0);
+  SetGemmAccounting(false);
+  CHECK(MeasureSgemmPeak(64, 2) > 0);
+}
+
 TEST_CASE("ParamStore lays tensors out contiguously with named views", "[core][params]") {
   ParamStore<float> s;
   const ParamId a = s.Register("a.W", {2, 3});
