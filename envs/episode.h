@@ -37,12 +37,25 @@ class Episode {
   // Renders samples indices[0..B) of split (train: for epoch) and starts a new episode.
   void Reset(Split split, const std::int64_t* indices, int batch, std::int64_t epoch) {
     CheckRange(batch, 1, max_batch_, "episode batch size");
-    batch_ = batch;
-    for (int b = 0; b < batch; ++b) {
+    Render(split, indices, 0, batch, epoch);
+    Start(batch, /*prepare_sensor=*/true);
+  }
+
+  // Reset in two parts, for callers that render in parallel or run the sensor themselves:
+  // Render fills rows [first, last) with samples indices[first..last) (disjoint ranges may run
+  // on different threads); Start begins an episode over rows [0, batch), preparing the sensor
+  // for Step only when asked (a model that runs its own sensor prepares it itself).
+  void Render(Split split, const std::int64_t* indices, int first, int last, std::int64_t epoch) {
+    Check(0 <= first && first <= last && last <= max_batch_, "episode rows [", first, ", ", last, ") out of range");
+    for (int b = first; b < last; ++b) {
       info_[b] = task_.Render(split, indices[b], epoch, image(b));
       labels_[b] = info_[b].label;
     }
-    sensor_.Prepare(images_.data(), batch, task_.height(), task_.width());
+  }
+  void Start(int batch, bool prepare_sensor) {
+    CheckRange(batch, 1, max_batch_, "episode batch size");
+    batch_ = batch;
+    if (prepare_sensor) sensor_.Prepare(images_.data(), batch, task_.height(), task_.width());
     steps_ = 0;
   }
 

@@ -96,17 +96,22 @@ double BenchSensors(int batch, int patch) {
   return retina60;
 }
 
-// The BLAS floor of the profiled run: the model's products (FLOP per image, the rate they ran at)
-// against the sgemm rate of one large product at the same thread count; the floor is the images/s
-// if the products ran at that peak and nothing else took time.
-void PrintBlasFloor(const GemmStats& gemm, int steps, int batch, double rate) {
+// The BLAS floor of the profiled run: the model's products (FLOP per image, the rate each thread
+// ran them at) against the sgemm rate of one large product on all `threads`; the floor is the
+// images/s if the products ran at that peak and nothing else took time.
+void PrintBlasFloor(const GemmStats& gemm, int steps, int batch, int threads, double rate) {
   if (gemm.calls == 0) return;
-  const double flop_per_image = gemm.flops / (static_cast<double>(steps) * batch), peak = MeasureSgemmPeak();
+  const double flop_per_image = gemm.flops / (static_cast<double>(steps) * batch);
+  const int was = GetBlasThreads();
+  SetBlasThreads(threads);
+  const double peak = MeasureSgemmPeak();
+  SetBlasThreads(was);
   const double floor_rate = peak * 1e9 / flop_per_image;
   std::cout << std::fixed << std::setprecision(2) << "matrix products: " << flop_per_image / 1e6
             << " MFLOP per image, " << gemm.calls / steps << " per step, " << std::setprecision(1)
-            << gemm.flops / gemm.seconds / 1e9 << " GFLOP/s inside BLAS\n"
-            << "sgemm peak (1024^3, " << GetBlasThreads() << " threads): " << peak << " GFLOP/s; BLAS floor "
+            << gemm.flops / gemm.seconds / 1e9 << " GFLOP/s per calling thread (" << was << " BLAS thread"
+            << (was == 1 ? "" : "s") << " each)\n"
+            << "sgemm peak (1024^3, " << threads << " threads): " << peak << " GFLOP/s; BLAS floor "
             << std::setprecision(0) << floor_rate << " images/s; this run " << std::setprecision(1)
             << 100 * rate / floor_rate << "% of it\n";
 }
@@ -154,7 +159,8 @@ int RunBench(int argc, char** argv) {
         std::cout << "  " << std::left << std::setw(22) << name << std::right << std::fixed << std::setprecision(1)
                   << std::setw(8) << 1e3 * sec / steps << " ms/step " << std::setw(6) << 100 * sec / total << "%\n";
       };
-      std::cout << "profile (" << steps << " steps, threads " << GetBlasThreads() << "):\n";
+      std::cout << "profile (" << steps << " steps, " << ResolvedThreads(cfg) << " threads, " << cfg.parallel
+                << " parallel; forward and backward are wall time, the products' time is summed over threads):\n";
       line("task generation", prof.task);
       line("forward (all)", prof.forward);
       line("  of which sensor", prof.sensor);
@@ -162,7 +168,7 @@ int RunBench(int argc, char** argv) {
       line("backward", prof.backward);
       line("optimizer", prof.optimizer);
       line("matrix products (all)", gemm.seconds);
-      PrintBlasFloor(gemm, steps, cfg.batch, rate);
+      PrintBlasFloor(gemm, steps, cfg.batch, ResolvedThreads(cfg), rate);
     }
     if (cfg.env == "strip5")
       std::cout << "strip5, " << cfg.attention << " item attention over 5 slots, batch " << cfg.batch << ", "

@@ -14,7 +14,7 @@ namespace {
 
 // Options that may change when a run is resumed; everything else defines the run.
 bool ResumeMayChange(const std::string& name) {
-  return name == "epochs" || name == "threads" || name == "log-every" || name == "data-dir";
+  return name == "epochs" || name == "threads" || name == "parallel" || name == "log-every" || name == "data-dir";
 }
 
 void PrintFinal(Trainer& t) {
@@ -51,7 +51,7 @@ int RunTrain(int argc, char** argv) {
     for (const auto& spec : ConfigOptions()) {
       if (!vm.count(spec.name)) continue;
       Check(ResumeMayChange(spec.name), "--", spec.name, " cannot change when resuming (only --epochs, ",
-            "--threads, --log-every and --data-dir can); start a new run with --out instead");
+            "--threads, --parallel, --log-every and --data-dir can); start a new run with --out instead");
       spec.set(stored, vm[spec.name].as<std::string>());
       if (spec.name == "epochs") file.SetAttribute("/", "epochs", spec.get(stored));
     }

@@ -3,6 +3,7 @@
 #include <cblas.h>
 
 #include <chrono>
+#include <mutex>
 #include <vector>
 
 namespace glimpse {
@@ -10,6 +11,7 @@ namespace {
 
 bool g_accounting = false;
 GemmStats g_stats;
+std::mutex g_stats_mu;  // data-parallel shards call Gemm from several threads
 
 double Now() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
@@ -21,7 +23,9 @@ void Accounted(int m, int n, int k, F&& call) {
   if (!g_accounting) return call();
   const double t0 = Now();
   call();
-  g_stats.seconds += Now() - t0;
+  const double dt = Now() - t0;
+  std::lock_guard<std::mutex> lock(g_stats_mu);
+  g_stats.seconds += dt;
   g_stats.flops += 2.0 * m * n * k;
   ++g_stats.calls;
 }

@@ -16,9 +16,10 @@ int GetBlasThreads();
 
 // Accounting of matrix products, for `glimpse bench --profile`: while enabled, every Gemm call adds
 // its wall time and its 2 m n k floating-point operations. Off by default (then Gemm costs nothing
-// extra). Not thread-safe: enable it only around single-threaded callers (glimpse's own code is).
+// extra). Calls from several threads (data-parallel shards) add up: seconds is then the sum of the
+// threads' times inside BLAS. Switch it on and off only while no products run.
 struct GemmStats {
-  double seconds = 0;  // wall time inside BLAS
+  double seconds = 0;  // time inside BLAS, summed over calling threads
   double flops = 0;    // 2 m n k summed over calls
   long long calls = 0;
 };

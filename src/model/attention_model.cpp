@@ -83,6 +83,32 @@ template <class T>
 void AttentionModel<T>::Forward(const T* images, int rows, int height, int width, Rollout<T>& r,
                                 LocationMode mode, Rng* rng, double semi_sampling) const {
   Check(mode != LocationMode::kSample || rng != nullptr, "sampling locations needs an Rng");
+  if (mode == LocationMode::kSample) DrawNoise(rows, *rng, semi_sampling, r);
+  ForwardDrawn(images, rows, height, width, r, mode);
+}
+
+template <class T>
+void AttentionModel<T>::DrawNoise(int rows, Rng& rng, double semi_sampling, Rollout<T>& r) const {
+  const auto TN = static_cast<std::size_t>(spec_.steps) * rows;
+  const int Z = policy_ ? policy_->noise_size() : 0;
+  r.noise.resize(TN * Z);
+  r.expected.assign(TN, 0);
+  if (!policy_) return;  // differentiable sensors draw nothing
+  for (int t = 0; t < spec_.steps; ++t) {
+    const std::size_t first = static_cast<std::size_t>(t) * rows;
+    policy_->DrawNoise(rows, rng, r.noise.data() + first * Z);
+    if (semi_sampling > 0)
+      for (int n = 0; n < rows; ++n) r.expected[first + n] = rng.Bernoulli(semi_sampling) ? 1 : 0;
+  }
+}
+
+template <class T>
+void AttentionModel<T>::ForwardDrawn(const T* images, int rows, int height, int width, Rollout<T>& r,
+                                     LocationMode mode) const {
+  const auto TN = static_cast<std::size_t>(spec_.steps) * rows;
+  if (mode == LocationMode::kSample && policy_)
+    Check(r.noise.size() == TN * policy_->noise_size() && r.expected.size() == TN,
+          "ForwardDrawn(kSample) needs DrawNoise for the same number of rows");
   if (mode == LocationMode::kGiven)
     Check(r.rows == rows && r.steps == spec_.steps, "kGiven needs a rollout of the same shape");
   Prepare(rows, r);
@@ -99,7 +125,8 @@ void AttentionModel<T>::Forward(const T* images, int rows, int height, int width
     T* head = r.block(r.head, t);
     T* loc = r.block(r.loc, t);
     T* read = r.block(r.read, t);
-    std::int32_t* choice = r.choice.data() + static_cast<Index>(t - 1) * rows;
+    const std::size_t first = static_cast<std::size_t>(t - 1) * rows;
+    std::int32_t* choice = r.choice.data() + first;
     location_.Forward(r.core.h_at(t - 1), rows, head);
     if (!policy_) {  // differentiable sensor: the read network's outputs are the read parameters
       std::copy(head, head + nP, loc);
@@ -108,14 +135,12 @@ void AttentionModel<T>::Forward(const T* images, int rows, int height, int width
     } else {
       policy_->Activate(head, rows, head);
       if (mode == LocationMode::kSample) {
-        policy_->Sample(head, rows, *rng, loc, choice);
-        if (semi_sampling > 0) {
-          for (int n = 0; n < rows; ++n)
-            if (rng->Bernoulli(semi_sampling)) {
-              policy_->Mean(head + static_cast<Index>(n) * K_, 1, loc + 2 * n);
-              choice[n] = LocationPolicy<T>::kExpected;
-            }
-        }
+        policy_->Place(head, rows, r.noise.data() + first * policy_->noise_size(), loc, choice);
+        for (int n = 0; n < rows; ++n)
+          if (r.expected[first + n]) {
+            policy_->Mean(head + static_cast<Index>(n) * K_, 1, loc + 2 * n);
+            choice[n] = LocationPolicy<T>::kExpected;
+          }
       } else if (mode == LocationMode::kMean) {
         policy_->Mean(head, rows, loc);
         std::fill(choice, choice + rows, LocationPolicy<T>::kExpected);

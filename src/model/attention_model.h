@@ -55,6 +55,14 @@ class AttentionModel {
   void Forward(const T* images, int rows, int height, int width, Rollout<T>& r, LocationMode mode,
                Rng* rng, double semi_sampling = 0.0) const;
 
+  // Forward in two parts: DrawNoise fills r.noise and r.expected for `rows` episodes from rng in
+  // the order Forward consumes them (step by step; in each step the policy's deviates for every
+  // row, then one semi-sampling draw per row when semi_sampling > 0); ForwardDrawn then runs the
+  // steps, kSample taking its draws from r.noise / r.expected. Forward(kSample) is exactly the two
+  // in turn; a data-parallel caller draws for the whole batch and hands each shard its rows.
+  void DrawNoise(int rows, Rng& rng, double semi_sampling, Rollout<T>& r) const;
+  void ForwardDrawn(const T* images, int rows, int height, int width, Rollout<T>& r, LocationMode mode) const;
+
   // Back-propagates r.dlogits, r.dpre and r.dbaseline (set by an Estimator) into the gradients
   // (accumulating; call store().ZeroGrad() first).
   void Backward(Rollout<T>& r) const;

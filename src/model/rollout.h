@@ -13,6 +13,9 @@ template <class T>
 struct Rollout {
   int steps = 0, rows = 0;
   // forward
+  // random numbers of a sampled rollout, drawn before the steps in step-then-row order
+  std::vector<double> noise;           // (T N, policy noise_size) see LocationPolicy::DrawNoise
+  std::vector<std::uint8_t> expected;  // (T N) 1: semi-sampling takes the expected location
   Mat<T> head;      // (T N, K) location policy head (Gaussian: tanh means; categorical: probs)
   Mat<T> loc;       // (T N, 2) locations l_t: drawn, the policy's expectation, or given
   std::vector<std::int32_t> choice;  // (T N) categorical cell, kContinuous, or kExpected

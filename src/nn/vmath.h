@@ -3,6 +3,7 @@
 // double-precision gradient checks are unaffected.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 
@@ -10,24 +11,31 @@
 
 namespace glimpse {
 
+// Applies the batch function f to x[0..n) into y. The last partial batch goes through f too (padded
+// with zeros), so every element gets the same arithmetic wherever it sits in the array: a row's
+// result does not depend on how the rows are grouped (data-parallel shards rely on it).
+template <class T, class F>
+void VApply(const T* x, std::size_t n, T* y, F f) {
+  using B = xsimd::batch<T>;
+  std::size_t i = 0;
+  for (; i + B::size <= n; i += B::size) f(B::load_unaligned(x + i)).store_unaligned(y + i);
+  if (i == n) return;
+  alignas(64) T in[B::size] = {}, out[B::size];
+  std::copy(x + i, x + n, in);
+  f(B::load_aligned(in)).store_aligned(out);
+  std::copy(out, out + (n - i), y + i);
+}
+
 // y[i] = tanh(x[i]); y may alias x.
 template <class T>
 void VTanh(const T* x, std::size_t n, T* y) {
-  using B = xsimd::batch<T>;
-  std::size_t i = 0;
-  for (; i + B::size <= n; i += B::size) xsimd::tanh(B::load_unaligned(x + i)).store_unaligned(y + i);
-  for (; i < n; ++i) y[i] = std::tanh(x[i]);
+  VApply(x, n, y, [](const xsimd::batch<T>& v) { return xsimd::tanh(v); });
 }
 
 // y[i] = 1 / (1 + exp(-x[i])); y may alias x.
 template <class T>
 void VSigmoid(const T* x, std::size_t n, T* y) {
-  using B = xsimd::batch<T>;
-  const B one(T(1));
-  std::size_t i = 0;
-  for (; i + B::size <= n; i += B::size)
-    (one / (one + xsimd::exp(-B::load_unaligned(x + i)))).store_unaligned(y + i);
-  for (; i < n; ++i) y[i] = T(1) / (T(1) + std::exp(-x[i]));
+  VApply(x, n, y, [](const xsimd::batch<T>& v) { return xsimd::batch<T>(T(1)) / (T(1) + xsimd::exp(-v)); });
 }
 
 // sum_i x[i]^2 in one vectorised pass (float lanes, summed in double at the end). A NaN or inf

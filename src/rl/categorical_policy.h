@@ -48,11 +48,17 @@ class CategoricalPolicy : public LocationPolicy<T> {
       loc[2 * r + 1] = y;
     }
   }
-  void Sample(const T* head, int rows, Rng& rng, T* loc, std::int32_t* choice) const override {
+  // Noise: one uniform deviate u per row; the draw is the first cell whose cumulative probability
+  // exceeds u (inverse CDF).
+  int noise_size() const override { return 1; }
+  void DrawNoise(int rows, Rng& rng, double* noise) const override {
+    for (int r = 0; r < rows; ++r) noise[r] = rng.Uniform();
+  }
+  void Place(const T* head, int rows, const double* noise, T* loc, std::int32_t* choice) const override {
     const int K = head_size();
     for (int r = 0; r < rows; ++r) {
       const T* p = head + static_cast<std::ptrdiff_t>(r) * K;
-      const double u = rng.Uniform();
+      const double u = noise[r];
       double acc = 0;
       int k = K - 1;
       for (int j = 0; j < K; ++j) {

@@ -29,10 +29,15 @@ class GaussianPolicy : public LocationPolicy<T> {
   void Mean(const T* head, int rows, T* loc) const override {
     std::copy(head, head + static_cast<std::size_t>(rows) * 2, loc);
   }
-  void Sample(const T* head, int rows, Rng& rng, T* loc, std::int32_t* choice) const override {
+  // Noise: two standard normal deviates per row, l = mu + std z.
+  int noise_size() const override { return 2; }
+  void DrawNoise(int rows, Rng& rng, double* noise) const override {
+    for (int i = 0; i < 2 * rows; ++i) noise[i] = rng.Normal();
+  }
+  void Place(const T* head, int rows, const double* noise, T* loc, std::int32_t* choice) const override {
     for (int n = 0; n < rows; ++n) {
-      loc[2 * n] = head[2 * n] + std_ * static_cast<T>(rng.Normal());
-      loc[2 * n + 1] = head[2 * n + 1] + std_ * static_cast<T>(rng.Normal());
+      loc[2 * n] = head[2 * n] + std_ * static_cast<T>(noise[2 * n]);
+      loc[2 * n + 1] = head[2 * n + 1] + std_ * static_cast<T>(noise[2 * n + 1]);
       choice[n] = LocationPolicy<T>::kContinuous;
     }
   }

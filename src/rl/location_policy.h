@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "src/core/rng.h"
 
@@ -28,8 +29,19 @@ class LocationPolicy {
   virtual void Activate(const T* pre, int rows, T* head) const = 0;
   // Expected location of each row: head (N, K) -> loc (N, 2).
   virtual void Mean(const T* head, int rows, T* loc) const = 0;
-  // One draw per row: loc (N, 2) and choice (N).
-  virtual void Sample(const T* head, int rows, Rng& rng, T* loc, std::int32_t* choice) const = 0;
+  // A draw is split in two so that the random numbers can be drawn for a whole batch in row order
+  // and the rows then processed in any grouping (data-parallel shards) with the same result:
+  // noise_size() deviates per row; DrawNoise fills noise (N, noise_size) from rng in row order;
+  // Place turns each row's noise into its draw: loc (N, 2) and choice (N).
+  virtual int noise_size() const = 0;
+  virtual void DrawNoise(int rows, Rng& rng, double* noise) const = 0;
+  virtual void Place(const T* head, int rows, const double* noise, T* loc, std::int32_t* choice) const = 0;
+  // One draw per row (DrawNoise then Place).
+  void Sample(const T* head, int rows, Rng& rng, T* loc, std::int32_t* choice) const {
+    std::vector<double> noise(static_cast<std::size_t>(rows) * noise_size());
+    DrawNoise(rows, rng, noise.data());
+    Place(head, rows, noise.data(), loc, choice);
+  }
   // log pi(l | head) of one row (choice != kExpected).
   virtual double LogProb(const T* head, const T* loc, std::int32_t choice) const = 0;
   // dpre (K) += coef * d log pi(l) / d pre for one row (choice != kExpected).

@@ -116,7 +116,12 @@ const std::vector<OptionSpec>& ConfigOptions() {
       Num("clip", "optimizer", "clip the global gradient norm to this value (0 = off)", &C::clip),
       Num("batch", "optimizer", "images per minibatch (B)", &C::batch),
       Num("epochs", "optimizer", "training epochs", &C::epochs),
-      Num("threads", "system", "threads for BLAS (0 = all cores)", &C::threads),
+      Num("threads", "system", "threads to use (0 = all cores); see --parallel", &C::threads),
+      Str("parallel", "system",
+          "how the threads share the work: data (image tasks: one model replica per thread, each "
+          "on its share of the batch's rows with one BLAS thread; same draws, gradients equal up "
+          "to float rounding) | blas (one model; the matrix products use all the threads)",
+          &C::parallel),
       Num("log-every", "system", "steps between progress lines and /train records", &C::log_every),
       Num("eval-every", "system", "epochs between validation passes", &C::eval_every),
       Num("val-images", "system", "validation images per pass (at most 10,000)", &C::val_images),
@@ -192,6 +197,7 @@ void Validate(const ExperimentConfig& c) {
   CheckRange(c.batch, 1, 1 << 16, "option --batch");
   CheckRange(c.epochs, 1, 1 << 20, "option --epochs");
   CheckRange(c.threads, 0, 1024, "option --threads");
+  OneOf("parallel", c.parallel, {"data", "blas"});
   CheckRange(c.log_every, 1, 1 << 30, "option --log-every");
   CheckRange(c.eval_every, 1, 1 << 20, "option --eval-every");
   CheckRange(c.val_images, 1, 10000, "option --val-images");

@@ -43,16 +43,20 @@ ImageLearner::ImageLearner(const ExperimentConfig& cfg) : cfg_(cfg) {
   spec.glimpse_hidden = cfg_.glimpse_hidden;
   spec.hidden = cfg_.hidden;
   spec.core = cfg_.core;
-  model_ = std::make_unique<AttentionModel<float>>(spec, MakeSensor(cfg_), MakePolicy(cfg_));
+  const int shards = cfg_.parallel == "data" ? ResolvedThreads(cfg_) : 1;
+  std::vector<std::unique_ptr<AttentionModel<float>>> replicas;
+  for (int s = 0; s < shards; ++s)
+    replicas.push_back(std::make_unique<AttentionModel<float>>(spec, MakeSensor(cfg_), MakePolicy(cfg_)));
   Rng init(cfg_.seed, "init");
-  model_->Init(init);
+  replicas[0]->Init(init);  // the others receive replica 0's parameters before each forward pass
+  model_ = std::make_unique<ShardedModel<float>>(std::move(replicas));
   const int rows = cfg_.batch * cfg_.samples;
-  train_ep_ = std::make_unique<Episode<float>>(*task_, model_->sensor(), rows);
-  eval_ep_ = std::make_unique<Episode<float>>(*task_, model_->sensor(), cfg_.batch);
+  train_ep_ = std::make_unique<Episode<float>>(*task_, model().sensor(), rows);
+  eval_ep_ = std::make_unique<Episode<float>>(*task_, model().sensor(), cfg_.batch);
   eval_capacity_ = cfg_.batch;
   batch_idx_.resize(rows);
   reward_.resize(rows);
-  estimator_ = std::make_unique<Estimator<float>>(EstimatorConfigFor(cfg_), model_->policy());
+  estimator_ = std::make_unique<Estimator<float>>(EstimatorConfigFor(cfg_), model().policy());
 }
 
 LossReport ImageLearner::TrainBatch(const std::int64_t* indices, int images, std::int64_t epoch, Rng& rng,
@@ -62,7 +66,11 @@ LossReport ImageLearner::TrainBatch(const std::int64_t* indices, int images, std
     for (int m = 0; m < M; ++m) batch_idx_[i * M + m] = indices[i];
   PhaseTimer timer(profile);
   model_->set_sensor_timer(profile ? &profile->sensor : nullptr);
-  train_ep_->Reset(Split::kTrain, batch_idx_.data(), N, epoch);
+  // Each shard renders its own rows; the model prepares its sensor itself.
+  model_->ForEachShard(N, [&](int, int first, int last) {
+    train_ep_->Render(Split::kTrain, batch_idx_.data(), first, last, epoch);
+  });
+  train_ep_->Start(N, /*prepare_sensor=*/false);
   timer.Lap(&Profile::task);
   model_->Forward(train_ep_->images(), N, task_->height(), task_->width(), rollout_, LocationMode::kSample, &rng,
                   cfg_.semi_sampling);
@@ -81,9 +89,9 @@ EvalResult ImageLearner::Evaluate(Split split, int samples, int max_images) {
   EvalResult res;
   res.samples = samples;
   res.images = std::min(max_images, task_->size(split));
-  const int B = cfg_.batch, M = samples, C = model_->spec().classes;
+  const int B = cfg_.batch, M = samples, C = model().spec().classes;
   if (eval_ep_ == nullptr || B * M > eval_capacity_)
-    eval_ep_ = std::make_unique<Episode<float>>(*task_, model_->sensor(), B * M), eval_capacity_ = B * M;
+    eval_ep_ = std::make_unique<Episode<float>>(*task_, model().sensor(), B * M), eval_capacity_ = B * M;
   Rng eval_rng(cfg_.seed, "eval");
   std::vector<std::int64_t> idx(static_cast<std::size_t>(B) * M);
   std::vector<double> avg(C);
@@ -92,7 +100,8 @@ EvalResult ImageLearner::Evaluate(Split split, int samples, int max_images) {
     const int n = std::min(B, res.images - start);
     for (int i = 0; i < n; ++i)
       for (int m = 0; m < M; ++m) idx[i * M + m] = start + i;
-    eval_ep_->Reset(split, idx.data(), n * M, 0);
+    model_->ForEachShard(n * M, [&](int, int first, int last) { eval_ep_->Render(split, idx.data(), first, last, 0); });
+    eval_ep_->Start(n * M, /*prepare_sensor=*/false);
     model_->Forward(eval_ep_->images(), n * M, task_->height(), task_->width(), eval_rollout_,
                     M == 1 ? LocationMode::kMean : LocationMode::kSample, &eval_rng);
     for (int i = 0; i < n; ++i) {
@@ -130,7 +139,7 @@ void ImageLearner::LogExamples(RunFile& file, std::int64_t epoch) {
   model_->Forward(eval_ep_->images(), K, task_->height(), task_->width(), eval_rollout_, LocationMode::kMean,
                   nullptr);
   // (K, T, P) from (T K, P): locations (P = 2) for hard attention, read parameters otherwise.
-  const int TT = cfg_.glimpses, P = model_->sensor().param_size();
+  const int TT = cfg_.glimpses, P = model().sensor().param_size();
   std::vector<float> locs(static_cast<std::size_t>(K) * TT * P);
   for (int t = 0; t < TT; ++t)
     for (int k = 0; k < K; ++k)
@@ -157,7 +166,7 @@ void ImageLearner::TruncateExamples(RunFile& file, std::size_t count) {
 }
 
 std::vector<std::string> ImageLearner::PolicyParams() const {
-  if (!model_->policy()) return {};
+  if (!model_->model().policy()) return {};
   return {"location.fc.W", "location.fc.b"};
 }
 

@@ -1,11 +1,12 @@
 // The attention models of the RAM image tasks (retina with a Gaussian or categorical policy, soft,
-// DRAW, spatial transformer) as a Learner: AttentionModel<float> on an ImageTask through Episodes.
+// DRAW, spatial transformer) as a Learner: AttentionModel<float> on an ImageTask through Episodes,
+// with one replica per thread under --parallel data (ShardedModel).
 // Examples: the glimpse trajectories of the first cfg.trajectories test images, under /trajectories
 // (image, label; per evaluation epoch, locations or read_params, prediction).
 #pragma once
 
 #include "envs/episode.h"
-#include "src/model/attention_model.h"
+#include "src/model/sharded_model.h"
 #include "src/train/learner.h"
 
 namespace glimpse {
@@ -25,15 +26,16 @@ class ImageLearner : public Learner {
   void TruncateExamples(RunFile& file, std::size_t count) override;
   std::vector<std::string> PolicyParams() const override;
   Estimator<float>& estimator() override { return *estimator_; }
-  bool hard() const override { return model_->policy() != nullptr; }
+  bool hard() const override { return model_->model().policy() != nullptr; }
   std::string task_name() const override { return cfg_.env; }
-  AttentionModel<float>& model() { return *model_; }
+  AttentionModel<float>& model() { return model_->model(); }
+  int shards() const override { return model_->shards(); }
 
  private:
   ExperimentConfig cfg_;
   DigitDataset data_;
   std::unique_ptr<ImageTask> task_;
-  std::unique_ptr<AttentionModel<float>> model_;
+  std::unique_ptr<ShardedModel<float>> model_;  // replicas: --threads with --parallel data
   std::unique_ptr<Episode<float>> train_ep_, eval_ep_;
   int eval_capacity_ = 0;
   Rollout<float> rollout_, eval_rollout_;

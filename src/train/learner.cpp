@@ -1,6 +1,9 @@
 #include "src/train/learner.h"
 
 #include <algorithm>
+#include <thread>
+
+#include <algorithm>
 #include <cmath>
 
 #include "src/train/image_learner.h"
@@ -26,6 +29,10 @@ void AddProbabilities(const float* z, int classes, double* avg) {
   double s = 0;
   for (int c = 0; c < classes; ++c) s += (p[c] = std::exp(static_cast<double>(z[c] - mx)));
   for (int c = 0; c < classes; ++c) avg[c] += p[c] / s;
+}
+
+int ResolvedThreads(const ExperimentConfig& cfg) {
+  return cfg.threads > 0 ? cfg.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
 }
 
 std::unique_ptr<Learner> MakeLearner(const ExperimentConfig& cfg) {

@@ -84,7 +84,13 @@ class Learner {
   virtual Estimator<float>& estimator() = 0;
   virtual bool hard() const = 0;  // a hard-attention policy (evaluation takes its mode)
   virtual std::string task_name() const = 0;
+  // Model replicas working on shares of each batch in parallel (1: none). With more than one,
+  // each matrix product runs on one BLAS thread (the caller sets that).
+  virtual int shards() const { return 1; }
 };
+
+// --threads resolved: 0 means every core of the machine.
+int ResolvedThreads(const ExperimentConfig& cfg);
 
 // The learner of a configuration: strip5 gives a QueryLearner, the image tasks an ImageLearner.
 std::unique_ptr<Learner> MakeLearner(const ExperimentConfig& cfg);

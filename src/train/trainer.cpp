@@ -53,10 +53,9 @@ double ResidentMb() {
 Trainer::Trainer(const ExperimentConfig& cfg, RunFile* file, bool resume)
     : cfg_(cfg), file_(file), data_rng_(cfg.seed, "data"), policy_rng_(cfg.seed, "policy") {
   Validate(cfg_);
-  const int threads = cfg_.threads > 0 ? cfg_.threads
-                                       : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  SetBlasThreads(threads);
   learner_ = MakeLearner(cfg_);
+  // Data-parallel shards each run their products on one BLAS thread; otherwise BLAS has them all.
+  SetBlasThreads(learner_->shards() > 1 ? 1 : ResolvedThreads(cfg_));
   opt_ = MakeOptimizer<float>(cfg_.optimizer, learner_->store().size(), static_cast<float>(cfg_.momentum));
   perm_.resize(learner_->size(Split::kTrain));
 

@@ -1,0 +1,145 @@
+// Data parallelism (ShardedModel, WorkerPool): shards must give the single model's rollout and
+// gradients, for every policy, core and sensor kind. The draws are the same numbers; values agree
+// to rounding only, because OpenBLAS may round a row's product differently when the matrix has
+// another number of rows (its kernels for the leftover rows of a block differ).
+#include <catch2/catch.hpp>
+
+#include <atomic>
+#include <stdexcept>
+
+#include "src/attention/draw_read.h"
+#include "src/attention/retina.h"
+#include "src/core/blas.h"
+#include "src/core/worker_pool.h"
+#include "src/model/sharded_model.h"
+#include "src/rl/categorical_policy.h"
+#include "src/rl/estimator.h"
+#include "src/rl/gaussian_policy.h"
+#include "tests/gradcheck.h"
+
+using namespace glimpse;
+using namespace glimpse::test;
+
+namespace {
+
+constexpr int kH = 16, kW = 16;
+
+struct Kind {
+  std::string policy;  // gaussian | categorical | none (DRAW, differentiable)
+  std::string core;
+};
+
+std::unique_ptr<AttentionModel<double>> MakeModel(const Kind& k) {
+  ModelSpec spec;
+  spec.steps = 3;
+  spec.glimpse_hidden = 7;
+  spec.hidden = 9;
+  spec.classes = 4;
+  spec.core = k.core;
+  if (k.policy == "none") return std::make_unique<AttentionModel<double>>(spec, std::make_unique<DrawRead<double>>(4), nullptr);
+  std::unique_ptr<LocationPolicy<double>> pol;
+  if (k.policy == "gaussian") pol = std::make_unique<GaussianPolicy<double>>(0.2);
+  else pol = std::make_unique<CategoricalPolicy<double>>(3);
+  return std::make_unique<AttentionModel<double>>(spec, std::make_unique<Retina<double>>(4, 2), std::move(pol));
+}
+
+// One training step's outputs: the rollout's loss-facing fields and the gradients.
+struct StepResult {
+  std::vector<double> head, loc, baseline, logits, grads;
+  std::vector<std::int32_t> choice, actions;
+};
+
+StepResult TrainStep(const Kind& k, int shards, int rows, LocationMode mode) {
+  std::vector<std::unique_ptr<AttentionModel<double>>> replicas;
+  for (int s = 0; s < shards; ++s) replicas.push_back(MakeModel(k));
+  Rng init(5, "init");
+  replicas[0]->Init(init);  // replicas 1.. keep their zero parameters: Forward must copy them
+  ShardedModel<double> model(std::move(replicas));
+  Rng data(6, "data");
+  std::vector<double> images(static_cast<std::size_t>(rows) * kH * kW);
+  for (auto& p : images) p = data.Uniform();
+  std::vector<std::int32_t> labels(rows);
+  std::vector<double> reward(rows);
+  for (int n = 0; n < rows; ++n) labels[n] = n % 4, reward[n] = n % 3 == 0;
+  Rollout<double> r;
+  Rng policy(7, "policy");
+  model.Forward(images.data(), rows, kH, kW, r, mode, &policy, /*semi_sampling=*/0.3);
+  EstimatorConfig ec;
+  ec.reward_norm = true;  // a batch-level estimator: needs the whole batch gathered
+  Estimator<double> est(ec, model.model().policy());
+  est.Compute(r, labels.data(), reward.data());
+  model.store().ZeroGrad();
+  model.Backward(r);
+  StepResult out;
+  out.head.assign(r.head.begin(), r.head.end());
+  out.loc.assign(r.loc.begin(), r.loc.end());
+  out.baseline.assign(r.baseline.begin(), r.baseline.end());
+  out.logits.assign(r.logits.begin(), r.logits.end());
+  out.grads.assign(model.store().grads().begin(), model.store().grads().end());
+  out.choice = r.choice;
+  out.actions = r.actions;
+  return out;
+}
+
+double MaxDiff(const std::vector<double>& a, const std::vector<double>& b) {
+  REQUIRE(a.size() == b.size());
+  double m = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) m = std::max(m, std::abs(a[i] - b[i]));
+  return m;
+}
+
+}  // namespace
+
+TEST_CASE("WorkerPool runs every task once per round and rethrows a task's exception", "[core][threads]") {
+  WorkerPool pool(2);
+  std::vector<std::atomic<int>> hits(3);
+  for (int round = 0; round < 200; ++round) {
+    const int tasks = 1 + round % 3;
+    pool.Run(tasks, [&](int t) { hits[t].fetch_add(1); });
+  }
+  // rounds with 1, 2, 3 tasks alternate: task 0 every round, task 1 in 2/3, task 2 in 1/3 of them
+  CHECK(hits[0].load() == 200);
+  CHECK(hits[1].load() == 133);
+  CHECK(hits[2].load() == 66);
+  CHECK_THROWS_WITH(pool.Run(3, [](int t) {
+    if (t == 2) throw std::runtime_error("task 2 failed");
+  }), "task 2 failed");
+  int after = 0;
+  pool.Run(1, [&](int) { ++after; });  // still usable
+  CHECK(after == 1);
+  CHECK_THROWS(pool.Run(4, [](int) {}));
+}
+
+TEST_CASE("Shards give the single model's rollout and gradients", "[model][sharded]") {
+  SetBlasThreads(1);
+  for (const Kind& k : {Kind{"gaussian", "rnn"}, Kind{"categorical", "lstm"}, Kind{"none", "rnn"}}) {
+    for (LocationMode mode : {LocationMode::kSample, LocationMode::kMean}) {
+      const StepResult one = TrainStep(k, 1, 7, mode);
+      for (int shards : {2, 3}) {
+        INFO(k.policy << " " << k.core << ", " << shards << " shards, mode " << static_cast<int>(mode));
+        const StepResult many = TrainStep(k, shards, 7, mode);  // 7 rows: unequal shards
+        // The same draws: the same choices, and values equal to rounding.
+        CHECK(many.choice == one.choice);
+        CHECK(many.actions == one.actions);
+        CHECK(MaxDiff(many.head, one.head) <= 1e-13);
+        CHECK(MaxDiff(many.loc, one.loc) <= 1e-13);
+        CHECK(MaxDiff(many.baseline, one.baseline) <= 1e-13);
+        CHECK(MaxDiff(many.logits, one.logits) <= 1e-13);
+        // Gradients: sums over rows in another grouping.
+        double scale = 0;
+        for (double g : one.grads) scale = std::max(scale, std::abs(g));
+        CHECK(scale > 0);
+        CHECK(MaxDiff(many.grads, one.grads) <= 1e-12 * scale);
+      }
+    }
+  }
+}
+
+TEST_CASE("More shards than rows leave the extra replicas idle", "[model][sharded]") {
+  SetBlasThreads(1);
+  const Kind k{"gaussian", "rnn"};
+  const StepResult one = TrainStep(k, 1, 2, LocationMode::kSample);
+  const StepResult many = TrainStep(k, 3, 2, LocationMode::kSample);
+  CHECK(MaxDiff(many.logits, one.logits) <= 1e-13);
+  CHECK(MaxDiff(many.loc, one.loc) <= 1e-13);
+}
