@@ -18,7 +18,7 @@ int RunEval(int argc, char** argv) {
       "samples", po::value<int>()->default_value(1),
       "M = 1: the policy mean; M > 1: average the class probabilities of M sampled episodes")(
       "data-dir", po::value<std::string>(), "data folder, if not the one the run was trained with")(
-      "threads", po::value<int>(), "threads for BLAS (default: as trained)");
+      "threads", po::value<int>(), "threads (default: as trained; see train --parallel)");
   po::variables_map vm;
   if (!ParseOrHelp(argc, argv, desc, vm, "glimpse eval --run RUN.h5 [--split test|val] [--samples M]"))
     return 0;
