@@ -59,6 +59,13 @@ ImageLearner::ImageLearner(const ExperimentConfig& cfg) : cfg_(cfg) {
   estimator_ = std::make_unique<Estimator<float>>(EstimatorConfigFor(cfg_), model().policy());
 }
 
+void ImageLearner::StartEpisode(Episode<float>& ep, Split split, const std::int64_t* indices, int rows,
+                                std::int64_t epoch) {
+  // Each shard renders its own rows; the model prepares its sensor itself.
+  model_->ForEachShard(rows, [&](int, int first, int last) { ep.Render(split, indices, first, last, epoch); });
+  ep.Start(rows, /*prepare_sensor=*/false);
+}
+
 LossReport ImageLearner::TrainBatch(const std::int64_t* indices, int images, std::int64_t epoch, Rng& rng,
                                     Profile* profile) {
   const int M = cfg_.samples, N = images * M;
@@ -66,11 +73,7 @@ LossReport ImageLearner::TrainBatch(const std::int64_t* indices, int images, std
     for (int m = 0; m < M; ++m) batch_idx_[i * M + m] = indices[i];
   PhaseTimer timer(profile);
   model_->set_sensor_timer(profile ? &profile->sensor : nullptr);
-  // Each shard renders its own rows; the model prepares its sensor itself.
-  model_->ForEachShard(N, [&](int, int first, int last) {
-    train_ep_->Render(Split::kTrain, batch_idx_.data(), first, last, epoch);
-  });
-  train_ep_->Start(N, /*prepare_sensor=*/false);
+  StartEpisode(*train_ep_, Split::kTrain, batch_idx_.data(), N, epoch);
   timer.Lap(&Profile::task);
   model_->Forward(train_ep_->images(), N, task_->height(), task_->width(), rollout_, LocationMode::kSample, &rng,
                   cfg_.semi_sampling);
@@ -100,8 +103,7 @@ EvalResult ImageLearner::Evaluate(Split split, int samples, int max_images) {
     const int n = std::min(B, res.images - start);
     for (int i = 0; i < n; ++i)
       for (int m = 0; m < M; ++m) idx[i * M + m] = start + i;
-    model_->ForEachShard(n * M, [&](int, int first, int last) { eval_ep_->Render(split, idx.data(), first, last, 0); });
-    eval_ep_->Start(n * M, /*prepare_sensor=*/false);
+    StartEpisode(*eval_ep_, split, idx.data(), n * M, 0);
     model_->Forward(eval_ep_->images(), n * M, task_->height(), task_->width(), eval_rollout_,
                     M == 1 ? LocationMode::kMean : LocationMode::kSample, &eval_rng);
     for (int i = 0; i < n; ++i) {

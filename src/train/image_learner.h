@@ -32,6 +32,9 @@ class ImageLearner : public Learner {
   int shards() const override { return model_->shards(); }
 
  private:
+  // Renders samples indices[0..rows) into ep, in parallel over the model's shards, and starts it.
+  void StartEpisode(Episode<float>& ep, Split split, const std::int64_t* indices, int rows, std::int64_t epoch);
+
   ExperimentConfig cfg_;
   DigitDataset data_;
   std::unique_ptr<ImageTask> task_;

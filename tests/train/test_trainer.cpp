@@ -38,6 +38,19 @@ std::string RunPath(const std::string& name) {
   return p;
 }
 
+// Parameters after 5 training steps (plus Bench's warm-up step) of a run without a file.
+std::vector<float> FinalParams(const ExperimentConfig& c) {
+  Trainer t(c, nullptr, false);
+  t.Bench(5);
+  return std::vector<float>(t.store().values().begin(), t.store().values().end());
+}
+
+double MaxAbsDiff(const std::vector<float>& a, const std::vector<float>& b) {
+  double worst = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) worst = std::max(worst, static_cast<double>(std::abs(a[i] - b[i])));
+  return worst;
+}
+
 struct StopAt {};  // thrown from on_step to imitate a kill
 
 }  // namespace
@@ -114,40 +127,25 @@ TEST_CASE("Resuming a stopped run gives the same run as never stopping", "[train
 TEST_CASE("The same seed and thread count give the same run; another seed does not", "[train]") {
   ExperimentConfig cfg = SmallConfig();
   cfg.epochs = 1;
-  auto final_params = [](const ExperimentConfig& c) {
-    Trainer t(c, nullptr, false);
-    t.Bench(5);
-    return std::vector<float>(t.store().values().begin(), t.store().values().end());
-  };
-  CHECK(final_params(cfg) == final_params(cfg));
+  CHECK(FinalParams(cfg) == FinalParams(cfg));
   ExperimentConfig other = cfg;
   other.seed = 6;
-  CHECK(final_params(cfg) != final_params(other));
+  CHECK(FinalParams(cfg) != FinalParams(other));
 }
 
 TEST_CASE("Data-parallel threads give a reproducible run that follows the one-thread run", "[train][sharded]") {
   ExperimentConfig cfg = SmallConfig();
   cfg.epochs = 1;
-  auto final_params = [](const ExperimentConfig& c) {
-    Trainer t(c, nullptr, false);
-    t.Bench(5);
-    return std::vector<float>(t.store().values().begin(), t.store().values().end());
-  };
   ExperimentConfig two = cfg;
   two.threads = 2;  // --parallel data: two replicas, four rows each
-  const std::vector<float> a = final_params(two), one = final_params(cfg);
-  CHECK(a == final_params(two));
+  const std::vector<float> a = FinalParams(two), one = FinalParams(cfg);
+  CHECK(a == FinalParams(two));
   // Same draws, gradients summed in another order: after 6 Adam steps the parameters differ by
   // float rounding only (a changed draw or a lost shard moves them by ~1e-3, Adam's step size).
-  double worst = 0;
-  for (std::size_t i = 0; i < a.size(); ++i) worst = std::max(worst, static_cast<double>(std::abs(a[i] - one[i])));
-  CHECK(worst < 1e-5);
+  CHECK(MaxAbsDiff(a, one) < 1e-5);
   ExperimentConfig blas = two;
   blas.parallel = "blas";
-  const std::vector<float> b = final_params(blas);
-  worst = 0;
-  for (std::size_t i = 0; i < b.size(); ++i) worst = std::max(worst, static_cast<double>(std::abs(b[i] - one[i])));
-  CHECK(worst < 1e-5);
+  CHECK(MaxAbsDiff(FinalParams(blas), one) < 1e-5);
 }
 
 TEST_CASE("A diverging run stops with a clear message and keeps its last good checkpoint", "[train]") {
