@@ -114,6 +114,16 @@ void PrintBlasFloor(const GemmStats& gemm, int steps, int batch, int threads, do
             << "sgemm peak (1024^3, " << threads << " threads): " << peak << " GFLOP/s; BLAS floor "
             << std::setprecision(0) << floor_rate << " images/s; this run " << std::setprecision(1)
             << 100 * rate / floor_rate << "% of it\n";
+  // The shapes that take the most time, each with its own rate: which products sit below the peak.
+  std::cout << "largest products (m x n x k, op = transposed operand; share of the products' time, rate):\n";
+  for (std::size_t i = 0; i < gemm.shapes.size() && i < 6; ++i) {
+    const GemmShape& s = gemm.shapes[i];
+    std::cout << "  " << std::setw(4) << s.m << " x " << std::setw(4) << s.n << " x " << std::setw(4) << s.k
+              << (s.trans_a ? " A^T" : "    ") << (s.trans_b ? " B^T" : "    ") << std::setw(4)
+              << s.calls / steps << "/step " << std::setw(5) << std::setprecision(1)
+              << 100 * s.seconds / gemm.seconds << "% " << std::setw(6)
+              << 2.0 * s.m * s.n * s.k * s.calls / s.seconds / 1e9 << " GFLOP/s\n";
+  }
 }
 
 }  // namespace

@@ -2,8 +2,11 @@
 
 #include <cblas.h>
 
+#include <algorithm>
 #include <chrono>
+#include <map>
 #include <mutex>
+#include <tuple>
 #include <vector>
 
 namespace glimpse {
@@ -11,6 +14,7 @@ namespace {
 
 bool g_accounting = false;
 GemmStats g_stats;
+std::map<std::tuple<bool, bool, int, int, int>, GemmShape> g_shapes;
 std::mutex g_stats_mu;  // data-parallel shards call Gemm from several threads
 
 double Now() {
@@ -19,7 +23,7 @@ double Now() {
 
 // Runs `call` and, when accounting is on, adds its time and 2 m n k operations.
 template <class F>
-void Accounted(int m, int n, int k, F&& call) {
+void Accounted(bool ta, bool tb, int m, int n, int k, F&& call) {
   if (!g_accounting) return call();
   const double t0 = Now();
   call();
@@ -28,6 +32,8 @@ void Accounted(int m, int n, int k, F&& call) {
   g_stats.seconds += dt;
   g_stats.flops += 2.0 * m * n * k;
   ++g_stats.calls;
+  GemmShape& s = g_shapes[std::make_tuple(ta, tb, m, n, k)];
+  s = {ta, tb, m, n, k, s.calls + 1, s.seconds + dt};
 }
 
 }  // namespace
@@ -35,7 +41,7 @@ void Accounted(int m, int n, int k, F&& call) {
 template <>
 void Gemm<float>(bool ta, bool tb, int m, int n, int k, float alpha, const float* a, int lda,
                  const float* b, int ldb, float beta, float* c, int ldc) {
-  Accounted(m, n, k, [&] {
+  Accounted(ta, tb, m, n, k, [&] {
     cblas_sgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans, m, n, k, alpha, a,
                 lda, b, ldb, beta, c, ldc);
   });
@@ -44,7 +50,7 @@ void Gemm<float>(bool ta, bool tb, int m, int n, int k, float alpha, const float
 template <>
 void Gemm<double>(bool ta, bool tb, int m, int n, int k, double alpha, const double* a, int lda,
                   const double* b, int ldb, double beta, double* c, int ldc) {
-  Accounted(m, n, k, [&] {
+  Accounted(ta, tb, m, n, k, [&] {
     cblas_dgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans, m, n, k, alpha, a,
                 lda, b, ldb, beta, c, ldc);
   });
@@ -55,10 +61,20 @@ int GetBlasThreads() { return openblas_get_num_threads(); }
 
 void SetGemmAccounting(bool on) {
   g_accounting = on;
-  if (on) g_stats = GemmStats{};
+  if (on) {
+    g_stats = GemmStats{};
+    g_shapes.clear();
+  }
 }
 
-GemmStats GetGemmStats() { return g_stats; }
+GemmStats GetGemmStats() {
+  std::lock_guard<std::mutex> lock(g_stats_mu);
+  GemmStats s = g_stats;
+  for (const auto& kv : g_shapes) s.shapes.push_back(kv.second);
+  std::sort(s.shapes.begin(), s.shapes.end(),
+            [](const GemmShape& a, const GemmShape& b) { return a.seconds > b.seconds; });
+  return s;
+}
 
 double MeasureSgemmPeak(int n, int reps) {
   const auto nn = static_cast<std::size_t>(n) * n;

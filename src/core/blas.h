@@ -3,6 +3,8 @@
 // xtensor-blas's declarations (DESIGN.md section 5); blas.cpp does.
 #pragma once
 
+#include <vector>
+
 namespace glimpse {
 
 template <class T>
@@ -18,10 +20,17 @@ int GetBlasThreads();
 // its wall time and its 2 m n k floating-point operations. Off by default (then Gemm costs nothing
 // extra). Calls from several threads (data-parallel shards) add up: seconds is then the sum of the
 // threads' times inside BLAS. Switch it on and off only while no products run.
+struct GemmShape {  // one product shape: op(A) (m, k) times op(B) (k, n)
+  bool trans_a = false, trans_b = false;
+  int m = 0, n = 0, k = 0;
+  long long calls = 0;
+  double seconds = 0;
+};
 struct GemmStats {
   double seconds = 0;  // time inside BLAS, summed over calling threads
   double flops = 0;    // 2 m n k summed over calls
   long long calls = 0;
+  std::vector<GemmShape> shapes;  // per shape, the most time first
 };
 void SetGemmAccounting(bool on);  // turning it on also resets the totals
 GemmStats GetGemmStats();

@@ -90,11 +90,23 @@ TEST_CASE("Gemm accounting counts products and 2 m n k operations only while on"
   CHECK(s.flops == 2 * 2.0 * 4 * 5 * 3);
   CHECK(s.seconds >= 0);
   CHECK(c[0] == 6.0f);  // the product itself is unchanged: 3 x 1 x 2
+  Gemm<float>(true, false, 3, 5, 4, 1.0f, a.data(), 3, b.data(), 5, 0.0f, c.data(), 5);  // another shape
+  s = GetGemmStats();
+  REQUIRE(s.shapes.size() == 2);
+  long long shape_calls = 0;
+  for (const GemmShape& g : s.shapes) {
+    shape_calls += g.calls;
+    if (g.m == 4) CHECK((g.n == 5 && g.k == 3 && g.calls == 2 && !g.trans_a && !g.trans_b));
+    else CHECK((g.m == 3 && g.n == 5 && g.k == 4 && g.calls == 1 && g.trans_a && !g.trans_b));
+  }
+  CHECK(shape_calls == s.calls);
+  CHECK(s.shapes[0].seconds >= s.shapes[1].seconds);  // the most time first
   SetGemmAccounting(false);
   product();
-  CHECK(GetGemmStats().calls == 2);  // off: not counted
+  CHECK(GetGemmStats().calls == 3);  // off: not counted
   SetGemmAccounting(true);           // on again: totals restart
   CHECK(GetGemmStats().calls == 0);
+  CHECK(GetGemmStats().shapes.empty());
   SetGemmAccounting(false);
   CHECK(MeasureSgemmPeak(64, 2) > 0);
 }
