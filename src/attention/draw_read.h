@@ -24,13 +24,23 @@ namespace glimpse {
 template <class T>
 class DrawRead : public Sensor<T> {
  public:
-  explicit DrawRead(int n) : n_(n) { CheckRange(n, 1, 256, "DRAW read size N (--patch)"); }
+  // initial_sigma: the filters' standard deviation (pixels) the read network starts from. 1 is
+  // DRAW's zero bias; on a large canvas it point-samples (stride 9 px on 100x100 with N = 12), and
+  // a blur of about half the stride lets the first reads see every stroke.
+  explicit DrawRead(int n, double initial_sigma = 1) : n_(n), initial_sigma_(initial_sigma) {
+    CheckRange(n, 1, 256, "DRAW read size N (--patch)");
+    Check(initial_sigma > 0, "DRAW initial sigma: expected > 0, found ", initial_sigma);
+  }
+  // The stride (pixels) of a read with log delta~ = 0: the grid spans the canvas.
+  static double SpanningStride(int n, int H, int W) { return (std::max(H, W) - 1.0) / std::max(1, n - 1); }
   std::string name() const override { return "draw"; }
   int param_size() const override { return 5; }
   int glimpse_size() const override { return n_ * n_; }
   bool differentiable() const override { return true; }
-  // Centred, unit variance, the stride that spans the image, gamma 1.
-  std::vector<T> InitialParams() const override { return {0, 0, 0, 0, 0}; }
+  // Centred, variance initial_sigma^2, the stride that spans the image, gamma 1.
+  std::vector<T> InitialParams() const override {
+    return {0, 0, static_cast<T>(2 * std::log(initial_sigma_)), 0, 0};
+  }
 
   void Read(const T* images, int batch, int H, int W, const T* params, T* glimpse) const override {
     Scratch s(n_, H, W);
@@ -98,7 +108,7 @@ class DrawRead : public Sensor<T> {
     g.gx = (W + 1) / 2.0 * (static_cast<double>(p[0]) + 1);
     g.gy = (H + 1) / 2.0 * (static_cast<double>(p[1]) + 1);
     g.var = std::exp(static_cast<double>(p[2]));
-    g.delta = (std::max(H, W) - 1.0) / std::max(1, n_ - 1) * std::exp(static_cast<double>(p[3]));
+    g.delta = SpanningStride(n_, H, W) * std::exp(static_cast<double>(p[3]));
     g.gamma = std::exp(static_cast<double>(p[4]));
     return g;
   }
@@ -163,6 +173,7 @@ class DrawRead : public Sensor<T> {
   }
 
   int n_;
+  double initial_sigma_;
   mutable std::vector<double> gauss_;  // one filter row, reused
 };
 

@@ -85,6 +85,10 @@ const std::vector<OptionSpec>& ConfigOptions() {
           &C::attention),
       Str("stn-params", "sensor", "stn: affine (6 parameters) | scale (scale + translation, 3)",
           &C::stn_params),
+      Num("draw-sigma", "sensor",
+          "draw: the filters' initial standard deviation in pixels; 1 is DRAW's zero bias, 0 picks "
+          "half the stride of the first read's grid (a blurred view of the whole canvas)",
+          &C::draw_sigma),
       Str("score", "sensor", "soft: attention score additive | dot | scaled-dot", &C::score),
       Num("attention-dim", "sensor", "soft, strip5: size of the query and the keys", &C::attention_dim),
       Flag("soft-gate", "sensor", "soft: gate the context with a sigmoid of the core state", &C::soft_gate),
@@ -167,6 +171,7 @@ void Validate(const ExperimentConfig& c) {
   OneOf("score", c.score, {"additive", "dot", "scaled-dot"});
   CheckRange(c.attention_dim, 1, 4096, "option --attention-dim");
   OneOf("stn-params", c.stn_params, {"affine", "scale"});
+  Check(c.draw_sigma >= 0, "option --draw-sigma: expected >= 0 (0 = half the stride), found ", c.draw_sigma);
   const bool differentiable = c.attention == "draw" || c.attention == "stn" || c.attention == "soft";
   Check(!differentiable || c.samples == 1, "option --samples: --attention ", c.attention,
         " reads deterministically, so more than one sample per image repeats the same episode; use 1");

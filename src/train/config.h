@@ -23,6 +23,7 @@ struct ExperimentConfig {
   // sensor
   std::string attention = "gaussian";  // gaussian | categorical | draw | stn
   std::string stn_params = "affine";   // stn: affine | scale (scale + translation)
+  double draw_sigma = 1;               // draw: initial filter std, pixels (0 = half the stride)
   std::string score = "additive";      // soft: additive | dot | scaled-dot
   int attention_dim = 64;              // soft: query and key size
   bool soft_gate = true;               // soft: multiply the context by sigmoid(gate)

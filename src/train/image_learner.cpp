@@ -17,7 +17,11 @@ namespace {
 std::unique_ptr<Sensor<float>> MakeSensor(const ExperimentConfig& c) {
   if (c.attention == "soft")
     return std::make_unique<SoftAttention<float>>(c.grid, c.patch, c.attention_dim, ParseScore(c.score), c.soft_gate);
-  if (c.attention == "draw") return std::make_unique<DrawRead<float>>(c.patch);
+  if (c.attention == "draw") {
+    const int canvas = TaskByName(c.env).canvas;
+    const double sigma = c.draw_sigma > 0 ? c.draw_sigma : DrawRead<float>::SpanningStride(c.patch, canvas, canvas) / 2;
+    return std::make_unique<DrawRead<float>>(c.patch, sigma);
+  }
   if (c.attention == "stn")
     return std::make_unique<SpatialTransformer<float>>(
         c.patch, c.scales,

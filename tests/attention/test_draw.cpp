@@ -1,5 +1,7 @@
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+
 #include "src/attention/draw_read.h"
 #include "src/core/rng.h"
 #include "tests/gradcheck.h"
@@ -45,4 +47,24 @@ TEST_CASE("DRAW read gradients match finite differences (parameters and image)",
   INFO(where);
   // The read is linear in the image, so a large step has no truncation error and less round-off.
   CHECK(MaxGradError(loss, im.data(), dimages.data(), im.size(), 0.1, &where) < 1e-6);
+}
+
+TEST_CASE("DRAW's initial sigma decides whether the first read sees a stroke between filter centres",
+          "[attention][draw]") {
+  // 100 x 100 canvas, N = 12: the spanning stride is 9 px and the centres nearest the middle are at
+  // x = 46 and 55. A 2-pixel vertical stroke at columns 50-51 falls between them.
+  const int H = 100, W = 100, N = 12;
+  CHECK(DrawRead<double>::SpanningStride(N, H, W) == Approx(9.0));
+  std::vector<double> im(H * W, 0.0);
+  for (int y = 0; y < H; ++y) im[y * W + 50] = im[y * W + 51] = 1;
+  auto peak = [&](double sigma) {
+    const DrawRead<double> draw(N, sigma);
+    const std::vector<double> p = draw.InitialParams();
+    CHECK(p[2] == Approx(2 * std::log(sigma)));  // log sigma^2
+    std::vector<double> g(N * N);
+    draw.Read(im.data(), 1, H, W, p.data(), g.data());
+    return *std::max_element(g.begin(), g.end());
+  };
+  CHECK(peak(1.0) < 1e-3);  // DRAW's zero bias: point samples that miss the stroke
+  CHECK(peak(4.5) > 0.05);  // half the stride: every column reaches some filter
 }
