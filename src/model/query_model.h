@@ -127,9 +127,7 @@ class QueryModel {
     }
     if (policy_ && mode == LocationMode::kSample) {
       Check(rng != nullptr, "sampling the slot choice needs a random generator");
-      r.noise.resize(static_cast<std::size_t>(rows) * policy_->noise_size());  // no allocation once sized
-      policy_->DrawNoise(rows, *rng, r.noise.data());
-      policy_->Place(r.head.data(), rows, r.noise.data(), r.loc.data(), r.choice.data());
+      policy_->Sample(r.head.data(), rows, *rng, r.noise, r.loc.data(), r.choice.data());
     } else if (!policy_ || mode == LocationMode::kMean) {
       for (int n = 0; n < rows; ++n) {
         const T* alpha = r.head.data() + static_cast<Index>(n) * S;

@@ -36,9 +36,10 @@ class LocationPolicy {
   virtual int noise_size() const = 0;
   virtual void DrawNoise(int rows, Rng& rng, double* noise) const = 0;
   virtual void Place(const T* head, int rows, const double* noise, T* loc, std::int32_t* choice) const = 0;
-  // One draw per row (DrawNoise then Place).
-  void Sample(const T* head, int rows, Rng& rng, T* loc, std::int32_t* choice) const {
-    std::vector<double> noise(static_cast<std::size_t>(rows) * noise_size());
+  // One draw per row (DrawNoise then Place); noise is the caller's buffer, sized here (no
+  // allocation once it is large enough).
+  void Sample(const T* head, int rows, Rng& rng, std::vector<double>& noise, T* loc, std::int32_t* choice) const {
+    noise.resize(static_cast<std::size_t>(rows) * noise_size());
     DrawNoise(rows, rng, noise.data());
     Place(head, rows, noise.data(), loc, choice);
   }

@@ -60,10 +60,11 @@ Stats Estimate(const LocationPolicy<double>& pol, const std::vector<double>& pre
   pol.Activate(pre.data(), 1, head.data());
   std::vector<std::int32_t> labels(kRows, 0);
   Stats s(K);
+  std::vector<double> noise;
   for (int b = 0; b < batches; ++b) {
     for (int n = 0; n < kRows; ++n) {
       std::copy(head.begin(), head.end(), r.head.data() + n * K);
-      pol.Sample(head.data(), 1, rng, r.loc.data() + 2 * n, r.choice.data() + n);
+      pol.Sample(head.data(), 1, rng, noise, r.loc.data() + 2 * n, r.choice.data() + n);
       if (semi_p_ > 0 && rng.Uniform() < semi_p_) {
         pol.Mean(head.data(), 1, r.loc.data() + 2 * n);
         r.choice[n] = LocationPolicy<double>::kExpected;

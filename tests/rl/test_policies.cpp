@@ -15,8 +15,9 @@ void CheckPolicyGradients(const LocationPolicy<double>& pol, std::vector<double>
   const int K = pol.head_size();
   std::vector<double> head(K), loc(2);
   std::int32_t choice;
+  std::vector<double> noise;
   pol.Activate(pre.data(), 1, head.data());
-  pol.Sample(head.data(), 1, rng, loc.data(), &choice);
+  pol.Sample(head.data(), 1, rng, noise, loc.data(), &choice);
   std::vector<double> score(K, 0.0), dent(K, 0.0);
   pol.AddScore(head.data(), loc.data(), choice, 1.0, score.data());
   pol.AddEntropyGrad(head.data(), 1.0, dent.data());
@@ -69,9 +70,10 @@ TEST_CASE("Categorical policy: grid centres, expectation and sampling frequencie
   Rng rng(3, "test");
   std::vector<int> counts(4, 0);
   const int n = 40000;
+  std::vector<double> noise;
   for (int i = 0; i < n; ++i) {
     std::int32_t k;
-    pol.Sample(head, 1, rng, loc, &k);
+    pol.Sample(head, 1, rng, noise, loc, &k);
     counts[k]++;
     CHECK(loc[0] == pol.CellX(k));
   }
