@@ -13,15 +13,14 @@ namespace glimpse {
 namespace {
 
 bool g_accounting = false;
-GemmStats g_stats;
-std::map<std::tuple<bool, bool, int, int, int>, GemmShape> g_shapes;
+std::map<std::tuple<bool, bool, int, int, int>, GemmShape> g_shapes;  // the totals are their sums
 std::mutex g_stats_mu;  // data-parallel shards call Gemm from several threads
 
 double Now() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
-// Runs `call` and, when accounting is on, adds its time and 2 m n k operations.
+// Runs `call` and, when accounting is on, adds its time to its shape's entry.
 template <class F>
 void Accounted(bool ta, bool tb, int m, int n, int k, F&& call) {
   if (!g_accounting) return call();
@@ -29,11 +28,9 @@ void Accounted(bool ta, bool tb, int m, int n, int k, F&& call) {
   call();
   const double dt = Now() - t0;
   std::lock_guard<std::mutex> lock(g_stats_mu);
-  g_stats.seconds += dt;
-  g_stats.flops += 2.0 * m * n * k;
-  ++g_stats.calls;
-  GemmShape& s = g_shapes[std::make_tuple(ta, tb, m, n, k)];
-  s = {ta, tb, m, n, k, s.calls + 1, s.seconds + dt};
+  GemmShape& s = g_shapes.try_emplace(std::make_tuple(ta, tb, m, n, k), GemmShape{ta, tb, m, n, k}).first->second;
+  ++s.calls;
+  s.seconds += dt;
 }
 
 }  // namespace
@@ -61,16 +58,19 @@ int GetBlasThreads() { return openblas_get_num_threads(); }
 
 void SetGemmAccounting(bool on) {
   g_accounting = on;
-  if (on) {
-    g_stats = GemmStats{};
-    g_shapes.clear();
-  }
+  if (on) g_shapes.clear();
 }
 
 GemmStats GetGemmStats() {
   std::lock_guard<std::mutex> lock(g_stats_mu);
-  GemmStats s = g_stats;
-  for (const auto& kv : g_shapes) s.shapes.push_back(kv.second);
+  GemmStats s;
+  for (const auto& kv : g_shapes) {
+    const GemmShape& g = kv.second;
+    s.seconds += g.seconds;
+    s.flops += 2.0 * g.m * g.n * g.k * g.calls;
+    s.calls += g.calls;
+    s.shapes.push_back(g);
+  }
   std::sort(s.shapes.begin(), s.shapes.end(),
             [](const GemmShape& a, const GemmShape& b) { return a.seconds > b.seconds; });
   return s;
