@@ -10,7 +10,9 @@
 //
 // The location and baseline networks read h detached: Backward sends the action loss through the
 // core and glimpse networks, the REINFORCE signal (dpre) only into the location network, and the
-// baseline regression only into the baseline network. Sampled locations are constants.
+// baseline regression only into the baseline network. Sampled locations are constants. With
+// ModelSpec::reinforce_into_core the location network's input is not detached: dpre also reaches
+// h_{t-1} and through it the core and glimpse networks (the baseline stays detached).
 //
 // With a differentiable sensor (DRAW, spatial transformer) there is no policy: the location
 // network is a read network whose outputs are the sensor's read parameters, p_t = W h_{t-1} + b,
@@ -35,6 +37,10 @@ struct ModelSpec {
   int hidden = 256;         // g and the core state
   int classes = 10;
   std::string core = "rnn";
+  // When true the REINFORCE signal also flows from the location network into h_{t-1}, and so into
+  // the core and glimpse networks, as in the paper's hybrid loss (Mnih et al. 2014, sec. 3.2 trains
+  // all parameters with it); false detaches the location network's input, as most reimplementations do.
+  bool reinforce_into_core = false;
 };
 
 enum class LocationMode { kSample, kMean, kGiven };

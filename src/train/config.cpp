@@ -113,6 +113,10 @@ const std::vector<OptionSpec>& ConfigOptions() {
       Num("semi-sampling", "policy", "probability that the expected location replaces the sample",
           &C::semi_sampling),
       Num("rl-weight", "policy", "weight of the REINFORCE term in the hybrid loss", &C::rl_weight),
+      Flag("rl-into-core", "policy",
+           "send the REINFORCE gradient through the location network into the core and glimpse "
+           "networks (the paper's hybrid loss); off: the location network's input is detached",
+           &C::rl_into_core),
       Str("optimizer", "optimizer", "sgd|adam", &C::optimizer),
       Num("lr", "optimizer", "learning rate", &C::lr),
       Num("momentum", "optimizer", "SGD momentum", &C::momentum),
@@ -175,6 +179,9 @@ void Validate(const ExperimentConfig& c) {
   const bool differentiable = c.attention == "draw" || c.attention == "stn" || c.attention == "soft";
   Check(!differentiable || c.samples == 1, "option --samples: --attention ", c.attention,
         " reads deterministically, so more than one sample per image repeats the same episode; use 1");
+  Check(!c.rl_into_core || !(differentiable || strip), "option --rl-into-core: only the hard image ",
+        "attentions (gaussian, categorical) have a REINFORCE signal to send into the core; --attention ",
+        c.attention, " on ", c.env, " already trains it by backpropagation or has no core");
   Check(!(differentiable && c.attention == "stn") || c.patch >= 2, "option --patch: stn needs at least 2");
   CheckRange(c.grid, 1, 64, "option --grid");
   OneOf("core", c.core, {"rnn", "lstm"});

@@ -44,6 +44,7 @@ struct ExperimentConfig {
   bool reward_norm = false;         // normalise rewards over the batch
   double semi_sampling = 0.0;       // probability that the expected location replaces the sample
   double rl_weight = 1.0;           // weight of the REINFORCE term in the hybrid loss
+  bool rl_into_core = false;        // REINFORCE also trains the core and glimpse networks
   // optimizer
   std::string optimizer = "adam";  // sgd | adam
   double lr = 1e-3;

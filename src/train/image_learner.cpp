@@ -47,6 +47,7 @@ ImageLearner::ImageLearner(const ExperimentConfig& cfg) : cfg_(cfg) {
   spec.glimpse_hidden = cfg_.glimpse_hidden;
   spec.hidden = cfg_.hidden;
   spec.core = cfg_.core;
+  spec.reinforce_into_core = cfg_.rl_into_core;
   const int shards = cfg_.parallel == "data" ? ResolvedThreads(cfg_) : 1;
   std::vector<std::unique_ptr<AttentionModel<float>>> replicas;
   for (int s = 0; s < shards; ++s)

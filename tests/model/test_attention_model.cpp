@@ -22,7 +22,8 @@ struct Fixture {
   Rollout<double> r;
   std::vector<double> reward;
 
-  explicit Fixture(const std::string& core) {
+  explicit Fixture(const std::string& core, bool reinforce_into_core = false) {
+    spec.reinforce_into_core = reinforce_into_core;
     spec.steps = 3;
     spec.glimpse_hidden = 7;
     spec.hidden = 9;
@@ -96,11 +97,33 @@ TEST_CASE("RAM gradient flow: REINFORCE reaches only the location network", "[mo
   }
 }
 
-TEST_CASE("RAM whole-model gradient check with the location samples held fixed",
-          "[model][gradcheck]") {
+TEST_CASE("RAM gradient flow with --rl-into-core: REINFORCE reaches the core and glimpse networks",
+          "[model][flow]") {
   for (const char* core : {"rnn", "lstm"}) {
     INFO(core);
-    Fixture f(core);
+    Fixture f(core, /*reinforce_into_core=*/true);
+    f.Gradients(0.0, 1.0, 0.0);
+    for (const char* reached : {"location.", "core.", "glimpse."}) {
+      INFO(reached);
+      CHECK(f.MaxGrad(reached) > 0.0);
+    }
+    CHECK(f.MaxGrad("action.") == 0.0);
+    CHECK(f.MaxGrad("baseline.") == 0.0);
+    // The baseline's regression stays in the baseline network.
+    f.Gradients(0.0, 0.0, 1.0);
+    for (const char* other : {"action.", "core.", "glimpse.", "location."}) {
+      INFO(other);
+      CHECK(f.MaxGrad(other) == 0.0);
+    }
+  }
+}
+
+TEST_CASE("RAM whole-model gradient check with the location samples held fixed",
+          "[model][gradcheck]") {
+  for (const bool into_core : {false, true})
+  for (const char* core : {"rnn", "lstm"}) {
+    INFO(core << (into_core ? ", REINFORCE into the core" : ", location input detached"));
+    Fixture f(core, into_core);
     struct {
       double action = 1.0, reinforce = 0.7, baseline = 0.5;
     } w;
@@ -109,8 +132,9 @@ TEST_CASE("RAM whole-model gradient check with the location samples held fixed",
     const Rollout<double> fixed = f.r;
     const int N = kN, TT = f.spec.steps;
     // The surrogate, written out independently of HybridLoss: CE + w_r * (-1/N sum A log pi)
-    // + w_b * MSE(b, R), with l_t fixed (kGiven), A fixed, and the location and baseline networks
-    // reading the *fixed* states h_{t-1} (they are detached in the model).
+    // + w_b * MSE(b, R), with l_t fixed (kGiven), A fixed, and the baseline network reading the
+    // *fixed* states h_{t-1} (detached in the model); the location network reads the fixed states
+    // too, unless the REINFORCE signal goes into the core, when it reads the live ones.
     auto& st = f.model->store();
     auto surrogate = [&] {
       Rollout<double>& r = f.r;
@@ -130,11 +154,12 @@ TEST_CASE("RAM whole-model gradient check with the location samples held fixed",
       for (int i = 0; i < TT * N; ++i) {  // row i = (t-1) N + n reads h_{t-1} = fixed h row i
         const int n = i % N;
         const double* h = fixed.core.h.data() + i * Hd;
+        const double* h_loc = (into_core ? r.core.h.data() : fixed.core.h.data()) + i * Hd;
         const double adv = f.reward[n] - fixed.baseline.data()[i];
         double lp = 0, b = bb[0];
         for (int d = 0; d < 2; ++d) {
           double a = bl[d];
-          for (int k = 0; k < Hd; ++k) a += Wl[d * Hd + k] * h[k];
+          for (int k = 0; k < Hd; ++k) a += Wl[d * Hd + k] * h_loc[k];
           const double z = (fixed.loc.data()[2 * i + d] - std::tanh(a)) / 0.2;
           lp += -0.5 * z * z;
         }

@@ -340,4 +340,11 @@ TEST_CASE("Differentiable attention trains end to end and logs its read paramete
   bad.attention = "stn";
   bad.samples = 2;
   CHECK_THROWS_WITH(Validate(bad), Catch::Contains("reads deterministically"));
+  // A differentiable read has no REINFORCE signal to send into the core.
+  bad = SmallConfig();
+  bad.attention = "draw";
+  bad.rl_into_core = true;
+  CHECK_THROWS_WITH(Validate(bad), Catch::Contains("--rl-into-core"));
+  bad.attention = "gaussian";
+  CHECK_NOTHROW(Validate(bad));
 }
