@@ -119,8 +119,8 @@ void PrintBlasFloor(const GemmStats& gemm, int steps, int batch, int threads, do
   for (std::size_t i = 0; i < gemm.shapes.size() && i < 6; ++i) {
     const GemmShape& s = gemm.shapes[i];
     std::cout << "  " << std::setw(4) << s.m << " x " << std::setw(4) << s.n << " x " << std::setw(4) << s.k
-              << (s.trans_a ? " A^T" : "    ") << (s.trans_b ? " B^T" : "    ") << std::setw(4)
-              << s.calls / steps << "/step " << std::setw(5) << std::setprecision(1)
+              << (s.trans_a ? " A^T" : "    ") << (s.trans_b ? " B^T" : "    ") << std::setprecision(1)
+              << std::setw(6) << static_cast<double>(s.calls) / steps << "/step " << std::setw(5)
               << 100 * s.seconds / gemm.seconds << "% " << std::setw(6)
               << 2.0 * s.m * s.n * s.k * s.calls / s.seconds / 1e9 << " GFLOP/s\n";
   }
