@@ -38,8 +38,8 @@ struct ModelSpec {
   int classes = 10;
   std::string core = "rnn";
   // When true the REINFORCE signal also flows from the location network into h_{t-1}, and so into
-  // the core and glimpse networks, as in the paper's hybrid loss (Mnih et al. 2014, sec. 3.2 trains
-  // all parameters with it); false detaches the location network's input, as most reimplementations do.
+  // the core and glimpse networks, as in Mnih et al. 2014, whose hybrid loss trains all parameters;
+  // false detaches the location network's input, as most reimplementations do.
   bool reinforce_into_core = false;
 };
 
