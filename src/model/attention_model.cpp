@@ -171,14 +171,14 @@ void AttentionModel<T>::Backward(Rollout<T>& r) const {
   // Action loss -> h_T -> back through the core and the glimpse network.
   std::fill(r.dH.begin(), r.dH.end(), T(0));
   action_.Backward(r.core.h_at(TT), r.dlogits.data(), N, r.dH.data() + static_cast<Index>(TT) * N * spec_.hidden);
-  // REINFORCE into h_{t-1}, t = 1..T (rows of h_0..h_{T-1}: one product; h_0's share is unused).
-  if (spec_.reinforce_into_core) location_.BackwardInput(r.dpre.data(), TN, r.dH.data(), /*accumulate=*/true);
+  // REINFORCE (and entropy) -> the location network, whose input rows are h_0..h_{T-1}; with
+  // reinforce_into_core also into dh_{t-1} before the core's pass (h_0's share is unused),
+  // otherwise h_{t-1} is detached.
+  location_.Backward(r.core.h_at(0), r.dpre.data(), TN, spec_.reinforce_into_core ? r.dH.data() : nullptr,
+                     /*accumulate_dx=*/true);
   core_->Backward(r.g.data(), r.dH.data(), r.core, r.dg.data());
   glimpse_.Backward(r.x.data(), r.read.data(), r.hg.data(), r.hl.data(), r.g.data(), r.dg.data(), TN,
                     r.dhg.data(), r.dhl.data(), nullptr, nullptr);
-  // REINFORCE (and entropy) -> location network's parameters (its input's share was sent above
-  // when reinforce_into_core; otherwise h_{t-1} is detached).
-  location_.BackwardParams(r.core.h_at(0), r.dpre.data(), TN);
   // Baseline regression -> baseline network only.
   baseline_.BackwardParams(r.core.h_at(0), r.dbaseline.data(), TN);
 }
