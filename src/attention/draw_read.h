@@ -8,6 +8,12 @@
 //   Fx[i, a] = exp(-(a - mu_x,i)^2 / (2 sigma^2)) / Z_i               rows normalised to sum 1
 //   glimpse (N, N) = gamma Fy x Fx^T                                   two matrix products (BLAS)
 // Pixel a is at coordinate a (0-based) here. Differentiable in the parameters and in the image.
+//
+// The read network's outputs are unbounded, so Decode clamps each parameter to a range that keeps
+// every exp and division finite (a clamped parameter gets gradient 0, as for any clamp): gx~, gy~ in
+// [-3, 3] (the grid centre at most one canvas outside an edge), sigma^2 in [1e-4, (2 max(A, B))^2],
+// log delta~ in [-8, 3], log gamma in [-8, 8]. Unbounded, sigma^2 -> 0 gives 0 * inf in the filter
+// gradient and large log gamma overflows float (a cluttered100 run stopped with a NaN gradient).
 #pragma once
 
 #include <algorithm>
@@ -90,12 +96,15 @@ class DrawRead : public Sensor<T> {
       dp[2] = static_cast<T>(dvar * geo.var);
       dp[3] = static_cast<T>(ddelta * geo.delta);
       dp[4] = static_cast<T>(dgamma * geo.gamma);
+      for (int k = 0; k < 5; ++k)
+        if (geo.clamped[k]) dp[k] = T(0);
     }
   }
 
  private:
   struct Geometry {
     double gx, gy, var, delta, gamma;
+    bool clamped[5];  // parameter k was outside its range: its gradient is 0
   };
   struct Scratch {
     std::vector<T> fx, fy, u;
@@ -103,13 +112,23 @@ class DrawRead : public Sensor<T> {
         : fx(static_cast<std::size_t>(n) * W), fy(static_cast<std::size_t>(n) * H), u(static_cast<std::size_t>(H) * n) {}
   };
 
+  // The five parameters of one read, clamped to their ranges (header comment), in pixels.
   Geometry Decode(const T* p, int H, int W) const {
+    const double big = 2.0 * std::max(H, W);
+    const double low[5] = {-3, -3, std::log(1e-4), -8, -8};
+    const double high[5] = {3, 3, 2 * std::log(big), 3, 8};
+    double q[5];
     Geometry g;
-    g.gx = (W + 1) / 2.0 * (static_cast<double>(p[0]) + 1);
-    g.gy = (H + 1) / 2.0 * (static_cast<double>(p[1]) + 1);
-    g.var = std::exp(static_cast<double>(p[2]));
-    g.delta = SpanningStride(n_, H, W) * std::exp(static_cast<double>(p[3]));
-    g.gamma = std::exp(static_cast<double>(p[4]));
+    for (int k = 0; k < 5; ++k) {
+      const double v = static_cast<double>(p[k]);
+      q[k] = std::clamp(v, low[k], high[k]);
+      g.clamped[k] = v != q[k];  // a NaN stays NaN, for the trainer's check to catch
+    }
+    g.gx = (W + 1) / 2.0 * (q[0] + 1);
+    g.gy = (H + 1) / 2.0 * (q[1] + 1);
+    g.var = std::exp(q[2]);
+    g.delta = SpanningStride(n_, H, W) * std::exp(q[3]);
+    g.gamma = std::exp(q[4]);
     return g;
   }
 

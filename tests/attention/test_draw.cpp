@@ -1,6 +1,8 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <array>
+#include <cmath>
 
 #include "src/attention/draw_read.h"
 #include "src/core/rng.h"
@@ -67,4 +69,39 @@ TEST_CASE("DRAW's initial sigma decides whether the first read sees a stroke bet
   };
   CHECK(peak(1.0) < 1e-3);  // DRAW's zero bias: point samples that miss the stroke
   CHECK(peak(4.5) > 0.05);  // half the stride: every column reaches some filter
+}
+
+TEST_CASE("DRAW read parameters far outside their ranges give finite reads and zero gradients there",
+          "[attention][draw]") {
+  const int H = 20, W = 20, N = 4;
+  std::vector<float> im(H * W);
+  for (int i = 0; i < H * W; ++i) im[i] = static_cast<float>(i % 7) / 7;
+  const DrawRead<float> draw(N);
+  // One read per row: tiny and huge variance, huge and tiny stride, huge gamma, centre far away.
+  const std::vector<std::array<float, 5>> reads = {
+      {0.1f, 0.2f, -300, 0, 0}, {0.1f, 0.2f, 300, 0, 0}, {0, 0, 0, 50, 0},
+      {0, 0, 0, -50, 0},        {0, 0, 0, 0, 200},       {40, -40, 0, 0, 0}};
+  const int B = static_cast<int>(reads.size());
+  std::vector<float> images(static_cast<std::size_t>(B) * H * W), params;
+  for (int b = 0; b < B; ++b) {
+    std::copy(im.begin(), im.end(), images.begin() + static_cast<std::ptrdiff_t>(b) * H * W);
+    params.insert(params.end(), reads[b].begin(), reads[b].end());
+  }
+  std::vector<float> g(static_cast<std::size_t>(B) * N * N), dg(g.size(), 1.0f), dparams(params.size());
+  std::vector<float> dimages(images.size(), 0.0f);
+  draw.Read(images.data(), B, H, W, params.data(), g.data());
+  draw.Backward(images.data(), B, H, W, params.data(), dg.data(), dparams.data(), dimages.data());
+  for (float v : g) CHECK(std::isfinite(v));
+  for (float v : dimages) CHECK(std::isfinite(v));
+  for (float v : dparams) CHECK(std::isfinite(v));
+  // The clamped parameter of each row has no gradient.
+  const int clamped[6][2] = {{0, 2}, {1, 2}, {2, 3}, {3, 3}, {4, 4}, {5, 0}};
+  for (const auto& c : clamped) CHECK(dparams[5 * c[0] + c[1]] == 0.0f);
+  CHECK(dparams[5 * 5 + 1] == 0.0f);  // gy~ = -40 too
+  // Inside the ranges nothing changed: a variance at its bound reads as one just inside.
+  std::vector<float> a(N * N), b2(N * N);
+  const float p_in[5] = {0, 0, std::log(1e-4f) + 1e-3f, 0, 0}, p_out[5] = {0, 0, -300, 0, 0};
+  draw.Read(im.data(), 1, H, W, p_in, a.data());
+  draw.Read(im.data(), 1, H, W, p_out, b2.data());
+  for (int i = 0; i < N * N; ++i) CHECK(a[i] == Approx(b2[i]).margin(1e-4));
 }
