@@ -98,7 +98,7 @@ TEST_CASE("DRAW read parameters far outside their ranges give finite reads and z
   const int clamped[6][2] = {{0, 2}, {1, 2}, {2, 3}, {3, 3}, {4, 4}, {5, 0}};
   for (const auto& c : clamped) CHECK(dparams[5 * c[0] + c[1]] == 0.0f);
   CHECK(dparams[5 * 5 + 1] == 0.0f);  // gy~ = -40 too
-  // Inside the ranges nothing changed: a variance at its bound reads as one just inside.
+  // Beyond a bound the read is the read at the bound (here a variance just inside it).
   std::vector<float> a(N * N), b2(N * N);
   const float p_in[5] = {0, 0, std::log(1e-4f) + 1e-3f, 0, 0}, p_out[5] = {0, 0, -300, 0, 0};
   draw.Read(im.data(), 1, H, W, p_in, a.data());
