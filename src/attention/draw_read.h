@@ -122,7 +122,7 @@ class DrawRead : public Sensor<T> {
     for (int k = 0; k < 5; ++k) {
       const double v = static_cast<double>(p[k]);
       q[k] = std::clamp(v, low[k], high[k]);
-      g.clamped[k] = v != q[k];  // a NaN stays NaN, for the trainer's check to catch
+      g.clamped[k] = v != q[k];  // NaN: the read stays NaN, for the trainer's loss check
     }
     g.gx = (W + 1) / 2.0 * (q[0] + 1);
     g.gy = (H + 1) / 2.0 * (q[1] + 1);
