@@ -1,7 +1,9 @@
 #include "envs/image_task.h"
 
 #include <algorithm>
+#include <memory>
 
+#include "envs/tasks.h"
 #include "src/core/error.h"
 #include "src/core/rng.h"
 
@@ -28,29 +30,6 @@ std::vector<Box> TightBoxes(const IdxImages& im) {
 }
 
 }  // namespace
-
-Split ParseSplit(const std::string& name) {
-  if (name == "train") return Split::kTrain;
-  if (name == "val") return Split::kVal;
-  if (name == "test") return Split::kTest;
-  Fail("unknown split '", name, "': expected train, val or test");
-}
-
-const char* SplitName(Split s) {
-  return s == Split::kTrain ? "train" : s == Split::kVal ? "val" : "test";
-}
-
-std::vector<std::string> TaskNames() { return {"mnist28", "translated60", "cluttered60", "cluttered100"}; }
-
-TaskSpec TaskByName(const std::string& name) {
-  if (name == "mnist28") return {name, 28, false, 0, 8};
-  if (name == "translated60") return {name, 60, true, 0, 8};
-  if (name == "cluttered60") return {name, 60, true, 4, 8};
-  if (name == "cluttered100") return {name, 100, true, 8, 8};
-  std::string known;
-  for (const auto& n : TaskNames()) known += (known.empty() ? "" : ", ") + n;
-  Fail("unknown task '", name, "': expected one of ", known);
-}
 
 ImageTask::ImageTask(TaskSpec spec, const DigitDataset& data, std::uint64_t seed)
     : spec_(std::move(spec)), data_(data), seed_(seed) {
@@ -88,8 +67,8 @@ const IdxLabels& ImageTask::Labels(Split s) const {
   return s == Split::kTest ? data_.test_labels : data_.train_labels;
 }
 
-template <class T>
-SampleInfo ImageTask::Render(Split split, std::int64_t index, std::int64_t epoch, T* out) const {
+SampleInfo ImageTask::Render(Split split, std::int64_t index, std::int64_t epoch, float* out) const {
+  using T = float;
   Check(index >= 0 && index < size(split), "sample index ", index, " outside the ", SplitName(split),
         " split of ", size(split));
   const IdxImages& im = Images(split);
@@ -138,7 +117,23 @@ SampleInfo ImageTask::Render(Split split, std::int64_t index, std::int64_t epoch
   return info;
 }
 
-template SampleInfo ImageTask::Render<float>(Split, std::int64_t, std::int64_t, float*) const;
-template SampleInfo ImageTask::Render<double>(Split, std::int64_t, std::int64_t, double*) const;
+namespace {
+
+TaskKind ImageTaskKind(const TaskSpec& spec, const char* help) {
+  TaskKind k;
+  k.name = spec.name;
+  k.help = help;
+  k.height = k.width = spec.canvas;
+  k.learner = "image";
+  k.make = [spec](const DigitDataset& data, std::uint64_t seed) { return std::make_unique<ImageTask>(spec, data, seed); };
+  return k;
+}
+
+}  // namespace
+
+TaskKind Mnist28Kind() { return ImageTaskKind(kMnist28, "the 28x28 digit as is"); }
+TaskKind Translated60Kind() { return ImageTaskKind(kTranslated60, "the digit anywhere on a 60x60 canvas"); }
+TaskKind Cluttered60Kind() { return ImageTaskKind(kCluttered60, "translated60 with 4 pieces of 8x8 clutter"); }
+TaskKind Cluttered100Kind() { return ImageTaskKind(kCluttered100, "a 100x100 canvas with 8 pieces of clutter"); }
 
 }  // namespace glimpse

@@ -16,13 +16,11 @@
 #include <vector>
 
 #include "envs/dataset.h"
+#include "envs/task.h"
 
 namespace glimpse {
 
-enum class Split { kTrain, kVal, kTest };
-Split ParseSplit(const std::string& name);  // "train" | "val" | "test"
-const char* SplitName(Split s);
-
+// The parameters of an image task.
 struct TaskSpec {
   std::string name;
   int canvas = 28;         // canvas is canvas x canvas pixels
@@ -31,37 +29,23 @@ struct TaskSpec {
   int clutter_size = 8;    // each piece is clutter_size x clutter_size
 };
 
-// The four RAM tasks by name; throws Error listing the known names otherwise.
-TaskSpec TaskByName(const std::string& name);
-std::vector<std::string> TaskNames();
+// The four RAM tasks (registered in envs/tasks.cpp).
+const TaskSpec kMnist28{"mnist28", 28, false, 0, 8};
+const TaskSpec kTranslated60{"translated60", 60, true, 0, 8};
+const TaskSpec kCluttered60{"cluttered60", 60, true, 4, 8};
+const TaskSpec kCluttered100{"cluttered100", 100, true, 8, 8};
 
-// Where the digit landed: tight box of its non-zero pixels, [x0, x1) x [y0, y1), canvas pixels.
-struct Box {
-  int x0 = 0, y0 = 0, x1 = 0, y1 = 0;
-};
-
-struct SampleInfo {
-  int label = 0;
-  Box box;
-  int digit = 0;  // index of the digit in its source image file
-};
-
-class ImageTask {
+class ImageTask : public Task {
  public:
   // Keeps a reference to data, which must outlive the task. Throws Error for an impossible spec
   // (a canvas smaller than the digit, clutter larger than a digit or the canvas).
   ImageTask(TaskSpec spec, const DigitDataset& data, std::uint64_t seed);
 
   const TaskSpec& spec() const { return spec_; }
-  int height() const { return spec_.canvas; }
-  int width() const { return spec_.canvas; }
-  int pixels() const { return spec_.canvas * spec_.canvas; }
-  int size(Split split) const;  // number of samples in the split
-
-  // Renders sample `index` of `split` (for `epoch`; ignored outside train) into out (H, W), values
-  // in [0, 1]. Overwrites all of out.
-  template <class T>
-  SampleInfo Render(Split split, std::int64_t index, std::int64_t epoch, T* out) const;
+  int height() const override { return spec_.canvas; }
+  int width() const override { return spec_.canvas; }
+  int size(Split split) const override;
+  SampleInfo Render(Split split, std::int64_t index, std::int64_t epoch, float* out) const override;
 
  private:
   // (images, first digit, count) of a split's digit pool.

@@ -1,7 +1,9 @@
 #include "envs/strip5.h"
 
 #include <algorithm>
+#include <memory>
 
+#include "envs/tasks.h"
 #include "src/core/error.h"
 #include "src/core/rng.h"
 
@@ -40,8 +42,8 @@ int Strip5Task::size(Split s) const {
   }
 }
 
-template <class T>
-StripSample Strip5Task::Render(Split split, std::int64_t index, std::int64_t epoch, T* out) const {
+StripSample Strip5Task::RenderStrip(Split split, std::int64_t index, std::int64_t epoch, float* out) const {
+  using T = float;
   Check(index >= 0 && index < size(split), "strip index ", index, " outside the ", SplitName(split),
         " split of ", size(split));
   const std::uint64_t key = (static_cast<std::uint64_t>(split) << 62) ^
@@ -71,7 +73,32 @@ StripSample Strip5Task::Render(Split split, std::int64_t index, std::int64_t epo
   return s;
 }
 
-template StripSample Strip5Task::Render<float>(Split, std::int64_t, std::int64_t, float*) const;
-template StripSample Strip5Task::Render<double>(Split, std::int64_t, std::int64_t, double*) const;
+SampleInfo Strip5Task::Render(Split split, std::int64_t index, std::int64_t epoch, float* out) const {
+  const StripSample s = RenderStrip(split, index, epoch, out);
+  SampleInfo info;
+  info.label = s.answer;
+  info.query = s.query;
+  info.digit = s.digits[0];
+  return info;
+}
+
+TaskKind Strip5Kind() {
+  TaskKind k;
+  k.name = "strip5";
+  k.help = "find the query digit among five slots; --attention soft|categorical";
+  k.height = Strip5Task::kDigit;
+  k.width = Strip5Task::kDigit * StripSample::kSlots;
+  k.classes = StripSample::kAnswers;
+  k.learner = "query";
+  // strip5's item attention reads whole slots; it has two modes of its own, named as the
+  // attentions they mirror.
+  k.validate = [](const ExperimentConfig& c) {
+    Check(c.attention == "soft" || c.attention == "categorical", "option --attention: strip5 takes ",
+          "soft (item-wise soft attention) or categorical (a REINFORCE choice of one slot), found '", c.attention, "'");
+    Check(!c.rl_into_core, "option --rl-into-core: strip5's query model has no recurrent core to send REINFORCE into");
+  };
+  k.make = [](const DigitDataset& data, std::uint64_t seed) { return std::make_unique<Strip5Task>(data, seed); };
+  return k;
+}
 
 }  // namespace glimpse

@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "envs/dataset.h"
-#include "envs/image_task.h"
+#include "envs/task.h"
 
 namespace glimpse {
 
@@ -30,20 +30,20 @@ struct StripSample {
   std::array<int, kSlots> digits{};  // each slot's index in its source image file
 };
 
-class Strip5Task {
+class Strip5Task : public Task {
  public:
   static constexpr int kDigit = 28;  // slot side, pixels
   // Keeps a reference to data (28 x 28 digits, every class present in every split's pool).
   Strip5Task(const DigitDataset& data, std::uint64_t seed);
 
-  int height() const { return kDigit; }
-  int width() const { return kDigit * StripSample::kSlots; }
-  int pixels() const { return height() * width(); }
-  int size(Split split) const;
+  int height() const override { return kDigit; }
+  int width() const override { return kDigit * StripSample::kSlots; }
+  int size(Split split) const override;
 
   // Renders strip `index` of `split` into out (28, 140), values in [0, 1]; overwrites all of out.
-  template <class T>
-  StripSample Render(Split split, std::int64_t index, std::int64_t epoch, T* out) const;
+  StripSample RenderStrip(Split split, std::int64_t index, std::int64_t epoch, float* out) const;
+  // The same as a Task: label = the answer, query = the digit asked for.
+  SampleInfo Render(Split split, std::int64_t index, std::int64_t epoch, float* out) const override;
 
  private:
   const IdxImages& Images(Split s) const { return s == Split::kTest ? data_.test_images : data_.train_images; }

@@ -42,7 +42,6 @@ class DrawRead : public Sensor<T> {
   std::string name() const override { return "draw"; }
   int param_size() const override { return 5; }
   int glimpse_size() const override { return n_ * n_; }
-  bool differentiable() const override { return true; }
   // Centred, variance initial_sigma^2, the stride that spans the image, gamma 1.
   std::vector<T> InitialParams() const override {
     return {0, 0, static_cast<T>(2 * std::log(initial_sigma_)), 0, 0};

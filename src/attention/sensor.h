@@ -28,10 +28,9 @@ class Sensor {
   virtual void Read(const T* images, int batch, int height, int width, const T* params,
                     T* glimpse) const = 0;
 
-  // Differentiable sensors (DRAW, spatial transformer) learn their read parameters by
-  // backpropagation: given dglimpse (B, D), Backward writes dparams (B, P) and, if dimages is not
-  // null, adds the gradient with respect to the images (B, H, W) into it.
-  virtual bool differentiable() const { return false; }
+  // Differentiable sensors (an attention kind without a policy: src/attention/attentions.h) learn
+  // their read parameters by backpropagation: given dglimpse (B, D), Backward writes dparams (B, P)
+  // and, if dimages is not null, adds the gradient with respect to the images (B, H, W) into it.
   // Sensors with learnable parameters of their own (soft attention's key projection) register
   // them in the model's store before it is allocated, and draw them in InitParams.
   virtual void RegisterParams(ParamStore<T>& /*store*/, const std::string& /*prefix*/) {}

@@ -38,7 +38,6 @@ class SoftAttention : public Sensor<T> {
   std::string name() const override { return "soft"; }
   int param_size() const override { return a_ + 1; }
   int glimpse_size() const override { return g_ * g_; }
-  bool differentiable() const override { return true; }
   int cells() const { return n_ * n_; }
 
   void RegisterParams(ParamStore<T>& store, const std::string& prefix) override {

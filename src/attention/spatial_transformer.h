@@ -28,7 +28,6 @@ class SpatialTransformer : public Sensor<T> {
   std::string name() const override { return "stn"; }
   int param_size() const override { return mode_ == Mode::kAffine ? 6 : 3; }
   int glimpse_size() const override { return k_ * g_ * g_; }
-  bool differentiable() const override { return true; }
 
   std::vector<T> InitialParams() const override { return Identity(); }
   // The identity transform in this sensor's parametrisation (the read network's initial bias).

@@ -1,16 +1,16 @@
 // glimpse bench: throughput measurements. Last line: images_per_s=F.
-//   --what train: training updates of the configured model (after one warm-up step)
-//   --what env:   task generation, images/s for each task (last line: the slowest task)
+//   --what train:   training updates of the configured model (after one warm-up step)
+//   --what env:     task generation, images/s for each registered task (last line: the slowest task)
+//   --what sensors: microseconds per read of each registered attention's sensor, at four canvas sizes
 #include <chrono>
 #include <iomanip>
 #include <iostream>
 #include <sstream>
 
-#include "envs/image_task.h"
-#include "src/attention/draw_read.h"
-#include "src/attention/retina.h"
-#include "src/attention/soft_attention.h"
-#include "src/attention/spatial_transformer.h"
+#include <set>
+
+#include "envs/tasks.h"
+#include "src/attention/attentions.h"
 #include "src/cli/commands.h"
 #include "src/cli/config_options.h"
 #include "src/core/blas.h"
@@ -26,7 +26,7 @@ double Seconds(std::chrono::steady_clock::time_point a, std::chrono::steady_cloc
 }
 
 // Renders `images` training images of the task in batches of B; returns images/s.
-double BenchTask(const ImageTask& task, int images, int batch) {
+double BenchTask(const Task& task, int images, int batch) {
   std::vector<float> buf(static_cast<std::size_t>(batch) * task.pixels());
   const auto t0 = std::chrono::steady_clock::now();
   for (int done = 0; done < images; done += batch)
@@ -36,40 +36,39 @@ double BenchTask(const ImageTask& task, int images, int batch) {
   return images / Seconds(t0, std::chrono::steady_clock::now());
 }
 
-// Microseconds per read of a batch of B images, for each sensor and canvas size; differentiable
-// sensors also with their backward pass.
-// Returns the retina's images/s at canvas 60 (the RAM setting), bench's last line.
+// Microseconds per read of a batch of B images, for the sensor of each registered attention (once
+// per sensor: the hard attentions share the retina) and each canvas size; differentiable sensors
+// also with their backward pass. Read parameters: the sensor's initial read plus uniform noise.
+// Returns the first hard attention's images/s at canvas 60 (the RAM setting), bench's last line.
 double BenchSensors(int batch, int patch) {
   double retina60 = 0;
-  std::vector<std::pair<std::string, std::unique_ptr<Sensor<float>>>> sensors;
-  sensors.emplace_back("retina (3 scales)", std::make_unique<Retina<float>>(patch, 3));
-  sensors.emplace_back("draw", std::make_unique<DrawRead<float>>(patch));
-  sensors.emplace_back("stn (affine)", std::make_unique<SpatialTransformer<float>>(
-                                           patch, 1, SpatialTransformer<float>::Mode::kAffine));
-  // Soft attention over a 6 x 6 grid, additive scores of size 64, with its own key projection.
-  ParamStore<float> store;
-  sensors.emplace_back("soft (6x6, additive)",
-                       std::make_unique<SoftAttention<float>>(6, patch, 64, SoftAttention<float>::Score::kAdditive, true));
-  sensors.back().second->RegisterParams(store, "sensor");
-  store.Allocate();
-  Rng init(1, "init");
-  sensors.back().second->InitParams(init);
+  ExperimentConfig cfg;  // the sensors' settings: 3 retina scales; soft over 6 x 6, additive, size 64
+  cfg.patch = patch, cfg.scales = 3, cfg.grid = 6, cfg.attention_dim = 64, cfg.score = "additive";
   std::cout << "us per read of " << batch << " images, glimpse " << patch << "x" << patch
             << " (read / read + backward)\n";
-  std::cout << std::left << std::setw(20) << "sensor";
+  std::cout << std::left << std::setw(24) << "attention (sensor)";
   for (int c : {28, 60, 100, 200}) std::cout << std::right << std::setw(22) << ("canvas " + std::to_string(c));
   std::cout << "\n";
   Rng rng(1, "bench");
-  for (auto& [name, sensor] : sensors) {
-    std::cout << std::left << std::setw(20) << name;
+  std::set<std::string> seen;
+  for (const AttentionKind<float>& kind : Attentions<float>()) {
+    cfg.attention = kind.name;
+    std::unique_ptr<Sensor<float>> sensor = kind.make(cfg, 60, 60);
+    if (!seen.insert(sensor->name()).second) continue;
+    ParamStore<float> store;  // a sensor's own parameters (soft attention's key projection)
+    sensor->RegisterParams(store, "sensor");
+    store.Allocate();
+    Rng init(1, "init");
+    sensor->InitParams(init);
+    std::cout << std::left << std::setw(24) << (kind.name + " (" + sensor->name() + ")");
     for (int C : {28, 60, 100, 200}) {
       std::vector<float> images(static_cast<std::size_t>(batch) * C * C), dimages(images.size());
       for (auto& v : images) v = static_cast<float>(rng.Uniform());
       const int P = sensor->param_size();
+      const std::vector<float> start = sensor->InitialParams();
       std::vector<float> params(static_cast<std::size_t>(batch) * P), out(static_cast<std::size_t>(batch) * sensor->glimpse_size());
-      for (auto& v : params) v = static_cast<float>(rng.Uniform(-0.5, 0.5));
-      if (name.rfind("stn", 0) == 0)
-        for (int b = 0; b < batch; ++b) params[b * P] += 1, params[b * P + 4] += 1;
+      for (std::size_t i = 0; i < params.size(); ++i)
+        params[i] = static_cast<float>(rng.Uniform(-0.5, 0.5)) + (start.empty() ? 0.0f : start[i % P]);
       std::vector<float> dparams(params.size());
       const int reps = 20;
       auto t0 = std::chrono::steady_clock::now();
@@ -78,10 +77,10 @@ double BenchSensors(int batch, int patch) {
         sensor->Read(images.data(), batch, C, C, params.data(), out.data());
       }
       const double read_us = 1e6 * Seconds(t0, std::chrono::steady_clock::now()) / reps;
-      if (name.rfind("retina", 0) == 0 && C == 60) retina60 = batch / (read_us * 1e-6);
+      if (kind.hard() && C == 60 && retina60 == 0) retina60 = batch / (read_us * 1e-6);
       std::ostringstream cell;
       cell << std::fixed << std::setprecision(0) << read_us;
-      if (sensor->differentiable()) {
+      if (!kind.hard()) {
         t0 = std::chrono::steady_clock::now();
         for (int r = 0; r < reps; ++r) {
           sensor->Read(images.data(), batch, C, C, params.data(), out.data());
@@ -139,7 +138,8 @@ int RunBench(int argc, char** argv) {
       "config", po::value<std::string>(), "INI file with experiment options");
   po::variables_map vm;
   ExperimentConfig cfg;
-  if (!ParseWithConfig(argc, argv, desc, "glimpse bench [--what train|env] [--images N] [experiment options]", vm, cfg))
+  if (!ParseWithConfig(argc, argv, desc, "glimpse bench [--what train|env|sensors] [--images N] [experiment options]",
+                       vm, cfg))
     return 0;
   const std::string what = vm["what"].as<std::string>();
   const int images = vm["images"].as<int>();
@@ -180,21 +180,24 @@ int RunBench(int argc, char** argv) {
       line("matrix products (all)", gemm.seconds);
       PrintBlasFloor(gemm, steps, cfg.batch, ResolvedThreads(cfg), rate);
     }
-    if (cfg.env == "strip5")
-      std::cout << "strip5, " << cfg.attention << " item attention over 5 slots, batch " << cfg.batch << ", "
-                << cfg.samples << " sample(s), " << steps << " steps\n";
-    else
-      std::cout << cfg.env << ", " << cfg.glimpses << " glimpses of " << cfg.scales << " x " << cfg.patch
-                << "x" << cfg.patch << ", batch " << cfg.batch << ", " << cfg.samples << " sample(s), core "
-                << cfg.core << ", " << steps << " steps\n";
+    std::cout << cfg.env << ", --attention " << cfg.attention << ", " << cfg.glimpses << " glimpses of "
+              << cfg.scales << " x " << cfg.patch << "x" << cfg.patch << ", batch " << cfg.batch << ", "
+              << cfg.samples << " sample(s), core " << cfg.core << ", " << steps << " steps\n";
     std::cout << "images_per_s=" << std::fixed << std::setprecision(0) << rate << "\n";
     return 0;
   }
   const DigitDataset data = LoadDigitDataset(ResolveDataDir(cfg));
   double slowest = 0;
-  for (const auto& name : TaskNames()) {
-    const ImageTask task(TaskByName(name), data, cfg.seed);
-    const double rate = BenchTask(task, images, cfg.batch);
+  for (const TaskKind& kind : Tasks()) {
+    const std::string& name = kind.name;
+    std::unique_ptr<Task> task;
+    try {
+      task = kind.make(data, cfg.seed);
+    } catch (const Error& e) {  // a task this data set cannot feed (strip5 on a few test digits)
+      std::cout << std::left << std::setw(14) << name << " skipped: " << e.what() << "\n";
+      continue;
+    }
+    const double rate = BenchTask(*task, images, cfg.batch);
     const double us_per_batch = 1e6 * cfg.batch / rate;
     std::cout << std::left << std::setw(14) << name << " images_per_s=" << std::fixed
               << std::setprecision(0) << rate << "  (" << std::setprecision(1) << us_per_batch

@@ -1,49 +1,22 @@
-// glimpse render: a PNG grid of task samples, so a person can look at a task.
+// glimpse render: a PNG grid of task samples, so a person can look at a task. Any registered task
+// (envs/tasks.h): tiles of H x W pixels, as square a grid as the tiles' shape allows.
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <iostream>
 
-#include "envs/image_task.h"
 #include "envs/png.h"
-#include "envs/strip5.h"
+#include "envs/tasks.h"
 #include "src/cli/commands.h"
 #include "src/cli/config_options.h"
 #include "src/core/error.h"
 
 namespace glimpse::cli {
-namespace {
-
-// strip5: one strip per row; a white bar under the slot that holds the query (none when absent).
-void RenderStrips(const DigitDataset& data, const ExperimentConfig& cfg, Split split, int count,
-                  const std::string& out) {
-  const Strip5Task task(data, cfg.seed);
-  const int pad = 2, bar = 3, Hs = task.height(), Ws = task.width();
-  const int W = Ws + 2 * pad, H = count * (Hs + bar + pad) + pad;
-  std::vector<std::uint8_t> pixels(static_cast<std::size_t>(W) * H, 96);
-  std::vector<float> img(static_cast<std::size_t>(task.pixels()));
-  std::cout << "query:answer (slot 0-4, or 'absent'):";
-  for (int i = 0; i < count; ++i) {
-    const StripSample s = task.Render(split, i % task.size(split), 0, img.data());
-    std::cout << " " << s.query << ":" << (s.answer == StripSample::kAbsent ? "absent" : std::to_string(s.answer));
-    const int oy = pad + i * (Hs + bar + pad);
-    for (int y = 0; y < Hs + bar; ++y)
-      for (int x = 0; x < Ws; ++x) {
-        std::uint8_t v = 0;
-        if (y < Hs) v = static_cast<std::uint8_t>(std::lround(img[y * Ws + x] * 255.0f));
-        else if (s.answer != StripSample::kAbsent && x / Strip5Task::kDigit == s.answer && y > Hs) v = 255;
-        pixels[static_cast<std::size_t>(oy + y) * W + pad + x] = v;
-      }
-  }
-  std::cout << "\n";
-  WritePngGray(out, W, H, pixels);
-  std::cout << "wrote " << out << " (" << count << " strip5 samples, " << W << "x" << H << ")\n";
-}
-
-}  // namespace
 
 int RunRender(int argc, char** argv) {
   po::options_description desc("render options");
   desc.add_options()("help,h", "show this help")(
+      "config", po::value<std::string>(), "INI file of experiment options (command-line values win)")(
       "count", po::value<int>()->default_value(16), "number of samples")(
       "split", po::value<std::string>()->default_value("train"), "train|val|test")(
       "out", po::value<std::string>()->required(), "PNG file to write")(
@@ -58,34 +31,32 @@ int RunRender(int argc, char** argv) {
   const std::string out = vm["out"].as<std::string>();
   Check(vm.count("force") || !std::ifstream(out), "'", out, "' exists; pass --force to overwrite it");
   const Split split = ParseSplit(vm["split"].as<std::string>());
+  const TaskKind& kind = Tasks().Get(cfg.env);
   const DigitDataset data = LoadDigitDataset(ResolveDataDir(cfg));
-  if (cfg.env == "strip5") {
-    RenderStrips(data, cfg, split, count, out);
-    return 0;
-  }
-  const ImageTask task(TaskByName(cfg.env), data, cfg.seed);
+  const std::unique_ptr<Task> task = kind.make(data, cfg.seed);
 
   // Grid of cols x rows tiles with a 2-pixel grey border.
-  const int C = task.spec().canvas, pad = 2;
-  const int cols = static_cast<int>(std::ceil(std::sqrt(count)));
+  const int Ht = task->height(), Wt = task->width(), pad = 2;
+  const int cols = std::max(1, static_cast<int>(std::lround(std::sqrt(count * static_cast<double>(Ht) / Wt))));
   const int rows = (count + cols - 1) / cols;
-  const int W = cols * (C + pad) + pad, H = rows * (C + pad) + pad;
+  const int W = cols * (Wt + pad) + pad, H = rows * (Ht + pad) + pad;
   std::vector<std::uint8_t> pixels(static_cast<std::size_t>(W) * H, 96);
-  std::vector<float> img(static_cast<std::size_t>(C) * C);
-  std::cout << "labels:";
+  std::vector<float> img(static_cast<std::size_t>(task->pixels()));
   for (int i = 0; i < count; ++i) {
-    const SampleInfo s = task.Render(split, i % task.size(split), 0, img.data());
-    std::cout << " " << s.label;
-    const int ox = pad + (i % cols) * (C + pad), oy = pad + (i / cols) * (C + pad);
-    for (int y = 0; y < C; ++y)
-      for (int x = 0; x < C; ++x)
+    const SampleInfo s = task->Render(split, i % task->size(split), 0, img.data());
+    if (i == 0) std::cout << (s.query >= 0 ? "query:answer:" : "labels:");
+    std::cout << " ";
+    if (s.query >= 0) std::cout << s.query << ":";
+    std::cout << s.label;
+    const int ox = pad + (i % cols) * (Wt + pad), oy = pad + (i / cols) * (Ht + pad);
+    for (int y = 0; y < Ht; ++y)
+      for (int x = 0; x < Wt; ++x)
         pixels[static_cast<std::size_t>(oy + y) * W + ox + x] =
-            static_cast<std::uint8_t>(std::lround(img[y * C + x] * 255.0f));
+            static_cast<std::uint8_t>(std::lround(img[y * Wt + x] * 255.0f));
   }
   std::cout << "\n";
   WritePngGray(out, W, H, pixels);
-  std::cout << "wrote " << out << " (" << count << " " << cfg.env << " samples, " << W << "x" << H
-            << ")\n";
+  std::cout << "wrote " << out << " (" << count << " " << kind.name << " samples, " << W << "x" << H << ")\n";
   return 0;
 }
 

@@ -10,7 +10,7 @@ namespace glimpse::cli {
 po::options_description ConfigDescription() {
   const ExperimentConfig defaults;
   po::options_description all("experiment options (also accepted in a --config INI file)", 100, 50);
-  for (const char* group : {"task", "sensor", "model", "policy", "optimizer", "system"}) {
+  for (const std::string& group : ConfigGroups()) {
     po::options_description g(group, 100, 50);
     for (const auto& s : ConfigOptions()) {
       if (s.group != group) continue;

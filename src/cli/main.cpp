@@ -17,6 +17,7 @@ void PrintUsage(std::ostream& os) {
   for (const auto& c : glimpse::cli::Commands())
     os << "  " << c.name << std::string(c.name.size() < 8 ? 8 - c.name.size() : 1, ' ')
        << c.summary << "\n";
+  os << "\n  --version  print the version and the source commit\n";
 }
 
 }  // namespace

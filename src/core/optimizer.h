@@ -4,12 +4,14 @@
 #pragma once
 
 #include <cmath>
+#include <functional>
 #include <memory>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "src/core/params.h"
+#include "src/core/registry.h"
 
 namespace glimpse {
 
@@ -88,12 +90,11 @@ class Adam : public Optimizer<T> {
   Vec<T> m_, v_;
 };
 
-// "sgd" or "adam"; throws Error for anything else.
-template <class T>
-std::unique_ptr<Optimizer<T>> MakeOptimizer(const std::string& name, std::size_t n, T momentum) {
-  if (name == "sgd") return std::make_unique<Sgd<T>>(n, momentum);
-  if (name == "adam") return std::make_unique<Adam<T>>(n);
-  Fail("unknown optimizer '", name, "': expected sgd or adam");
-}
+// The registered optimizers of --optimizer (optimizers.cpp): a factory for the training's float
+// parameters, n of them.
+struct OptimizerKind : KindInfo {
+  std::function<std::unique_ptr<Optimizer<float>>(const ExperimentConfig&, std::size_t n)> make;
+};
+const Registry<OptimizerKind>& Optimizers();
 
 }  // namespace glimpse

@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <chrono>
 
+#include "src/attention/attentions.h"
+#include "src/model/cores.h"
+#include "src/rl/policies.h"
 #include "src/nn/softmax_xent.h"
 
 namespace glimpse {
@@ -17,15 +20,12 @@ AttentionModel<T>::AttentionModel(const ModelSpec& spec, std::unique_ptr<Sensor<
       D_(sensor_->glimpse_size()),
       K_(policy_ ? policy_->head_size() : sensor_->param_size()),
       glimpse_(store_, "glimpse", D_, P_, spec.glimpse_hidden, spec.hidden),
-      core_(MakeCore<T>(spec.core, store_, "core", spec.hidden, spec.hidden)),
+      core_(Cores<T>().Get(spec.core).make(store_, "core", spec.hidden, spec.hidden)),
       location_(store_, "location.fc", spec.hidden, K_),
       action_(store_, "action.fc", spec.hidden, spec.classes),
       baseline_(store_, "baseline.fc", spec.hidden, 1) {
   CheckRange(spec.steps, 1, 1024, "glimpses per episode");
   sensor_->RegisterParams(store_, "sensor");
-  Check(sensor_->differentiable() == (policy_ == nullptr), "the ", sensor_->name(), " sensor ",
-        sensor_->differentiable() ? "is differentiable and takes no location policy"
-                                  : "is not differentiable and needs a location policy");
   if (policy_) CheckEq(P_, 2, "read parameters of a hard-attention sensor (a location)");
   store_.Allocate();
 }
@@ -207,7 +207,19 @@ void AttentionModel<T>::BackwardThroughReads(Rollout<T>& r) const {
   location_.BackwardParams(r.core.h_at(0), r.dpre.data(), TT * N);
 }
 
+template <class T>
+std::unique_ptr<AttentionModel<T>> MakeAttentionModel(const ModelSpec& spec, const ExperimentConfig& cfg, int height,
+                                                      int width) {
+  const AttentionKind<T>& kind = Attentions<T>().Get(cfg.attention);
+  std::unique_ptr<LocationPolicy<T>> policy;
+  if (kind.hard()) policy = Policies<T>().Get(kind.policy).make(cfg);
+  return std::make_unique<AttentionModel<T>>(spec, kind.make(cfg, height, width), std::move(policy));
+}
+
 template class AttentionModel<float>;
 template class AttentionModel<double>;
+
+template std::unique_ptr<AttentionModel<float>> MakeAttentionModel(const ModelSpec&, const ExperimentConfig&, int, int);
+template std::unique_ptr<AttentionModel<double>> MakeAttentionModel(const ModelSpec&, const ExperimentConfig&, int, int);
 
 }  // namespace glimpse

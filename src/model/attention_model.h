@@ -24,6 +24,7 @@
 #include <string>
 
 #include "src/attention/sensor.h"
+#include "src/core/config.h"
 #include "src/model/core_network.h"
 #include "src/model/glimpse_network.h"
 #include "src/model/rollout.h"
@@ -101,5 +102,11 @@ class AttentionModel {
   Linear<T> location_, action_, baseline_;
   double* sensor_seconds_ = nullptr;
 };
+
+// The model of the registered --attention of cfg (its sensor for an H x W canvas and, for hard
+// attention, its registered location policy).
+template <class T>
+std::unique_ptr<AttentionModel<T>> MakeAttentionModel(const ModelSpec& spec, const ExperimentConfig& cfg, int height,
+                                                      int width);
 
 }  // namespace glimpse

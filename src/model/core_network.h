@@ -65,9 +65,4 @@ class CellCore : public CoreNetwork<T> {
   Cell cell_;
 };
 
-// "rnn" (ReLU Elman cell, RAM) or "lstm".
-template <class T>
-std::unique_ptr<CoreNetwork<T>> MakeCore(const std::string& kind, ParamStore<T>& store,
-                                         const std::string& name, int input, int hidden);
-
 }  // namespace glimpse

@@ -25,7 +25,6 @@
 #include <memory>
 #include <vector>
 
-#include "envs/strip5.h"
 #include "src/attention/attention_score.h"
 #include "src/core/params.h"
 #include "src/model/attention_model.h"
@@ -35,6 +34,13 @@
 #include "src/rl/categorical_policy.h"
 
 namespace glimpse {
+
+// The strip's geometry, as the model reads it: kQuerySlots slots of kQuerySlotSide x kQuerySlotSide
+// pixels side by side, and an answer per slot plus "absent". (strip5's task, envs/strip5.h, has the
+// same numbers; src/train/query_learner.cpp asserts that they agree.)
+constexpr int kQuerySlots = 5;
+constexpr int kQuerySlotSide = 28;
+constexpr int kQueryAnswers = kQuerySlots + 1;
 
 struct QuerySpec {
   int slot_hidden = 256;  // W_1 outputs (--hidden)
@@ -46,7 +52,7 @@ struct QuerySpec {
 
 template <class T>
 struct QueryRollout {
-  static constexpr int S = StripSample::kSlots;
+  static constexpr int S = kQuerySlots;
   int rows = 0;
   std::vector<std::int32_t> query;  // (N)
   Mat<T> x, h1, f, keys;            // (N S, 784), (N S, slot_hidden), (N S, F), (N S, a)
@@ -60,8 +66,8 @@ struct QueryRollout {
 template <class T>
 class QueryModel {
  public:
-  static constexpr int S = StripSample::kSlots;
-  static constexpr int kPixels = Strip5Task::kDigit * Strip5Task::kDigit;
+  static constexpr int S = kQuerySlots;
+  static constexpr int kPixels = kQuerySlotSide * kQuerySlotSide;
 
   explicit QueryModel(const QuerySpec& spec)
       : spec_(spec),
@@ -70,7 +76,7 @@ class QueryModel {
         fc2_(store_, "slot.fc2", spec.slot_hidden, spec.features),
         key_(store_, "attention.Wk", spec.features, spec.att, /*bias=*/false),
         answer1_(store_, "answer.fc1", spec.features + S + spec.att, spec.features),
-        answer2_(store_, "answer.fc2", spec.features, StripSample::kAnswers),
+        answer2_(store_, "answer.fc2", spec.features, kQueryAnswers),
         baseline_(store_, "baseline.fc", spec.att, 1) {
     CheckRange(spec.slot_hidden, 1, 1 << 16, "slot network size (--hidden)");
     CheckRange(spec.features, 1, 1 << 16, "slot features (--glimpse-hidden)");
@@ -96,15 +102,15 @@ class QueryModel {
   void Forward(const T* strips, const std::int32_t* queries, int rows, QueryRollout<T>& qr, LocationMode mode,
                Rng* rng) const {
     Prepare(rows, qr);
-    const int F = spec_.features, A = spec_.att, NS = rows * S, W = Strip5Task::kDigit * S;
+    const int F = spec_.features, A = spec_.att, NS = rows * S, W = kQuerySlotSide * S;
     Rollout<T>& r = qr.r;
     for (int n = 0; n < rows; ++n) {  // gather each slot's pixels into a row
       CheckRange(queries[n], 0, 9, "query digit");
       qr.query[n] = queries[n];
       for (int i = 0; i < S; ++i)
-        for (int y = 0; y < Strip5Task::kDigit; ++y)
-          std::copy_n(strips + (static_cast<Index>(n) * Strip5Task::kDigit + y) * W + i * Strip5Task::kDigit,
-                      Strip5Task::kDigit, qr.x.data() + static_cast<Index>(n * S + i) * kPixels + y * Strip5Task::kDigit);
+        for (int y = 0; y < kQuerySlotSide; ++y)
+          std::copy_n(strips + (static_cast<Index>(n) * kQuerySlotSide + y) * W + i * kQuerySlotSide,
+                      kQuerySlotSide, qr.x.data() + static_cast<Index>(n * S + i) * kPixels + y * kQuerySlotSide);
     }
     fc1_.Forward(qr.x.data(), NS, qr.h1.data());
     ReluForward(qr.h1.data(), qr.h1.size(), qr.h1.data());
@@ -153,8 +159,8 @@ class QueryModel {
     ReluForward(qr.a1.data(), qr.a1.size(), qr.a1.data());
     answer2_.Forward(qr.a1.data(), rows, r.logits.data());
     for (int n = 0; n < rows; ++n) {
-      const T* l = r.logits.data() + static_cast<Index>(n) * StripSample::kAnswers;
-      r.actions[n] = static_cast<std::int32_t>(std::max_element(l, l + StripSample::kAnswers) - l);
+      const T* l = r.logits.data() + static_cast<Index>(n) * kQueryAnswers;
+      r.actions[n] = static_cast<std::int32_t>(std::max_element(l, l + kQueryAnswers) - l);
     }
     baseline_.Forward(qr.q.data(), rows, r.baseline.data());
   }
@@ -224,7 +230,7 @@ class QueryModel {
     CheckRange(rows, 1, 1 << 20, "query model batch");
     const auto N = static_cast<std::size_t>(rows), NS = N * S, F = static_cast<std::size_t>(spec_.features),
                A = static_cast<std::size_t>(spec_.att), Z = F + S + A,
-               C = static_cast<std::size_t>(StripSample::kAnswers);
+               C = static_cast<std::size_t>(kQueryAnswers);
     qr.rows = rows;
     qr.query.resize(N);
     EnsureShape(qr.x, NS, static_cast<std::size_t>(kPixels));

@@ -6,32 +6,27 @@
 #include <vector>
 
 #include "src/model/core_network.h"
+#include "src/rl/trace.h"
 
 namespace glimpse {
 
+// The policy's trace (head, loc, choice, baseline, logits, steps, rows) and the loss's signals
+// (probs, dlogits, dpre, dbaseline) are the rl types it derives from; the rest is the model's own.
 template <class T>
-struct Rollout {
-  int steps = 0, rows = 0;
+struct Rollout : PolicyTrace<T>, LossSignals<T> {
+  using PolicyTrace<T>::steps;
+  using PolicyTrace<T>::rows;
   // forward
   // random numbers of a sampled rollout, drawn before the steps in step-then-row order
   std::vector<double> noise;           // (T N, policy noise_size) see LocationPolicy::DrawNoise
   std::vector<std::uint8_t> expected;  // (T N) 1: semi-sampling takes the expected location
-  Mat<T> head;      // (T N, K) location policy head (Gaussian: tanh means; categorical: probs)
-  Mat<T> loc;       // (T N, 2) locations l_t: drawn, the policy's expectation, or given
-  std::vector<std::int32_t> choice;  // (T N) categorical cell, kContinuous, or kExpected
   Mat<T> read;      // (T N, 2) what the sensor and the glimpse net saw: l_t clamped to [-1, 1]
   Mat<T> x;         // (T N, D) glimpses
   Mat<T> hg, hl;    // (T N, Gh) glimpse network hiddens
   Mat<T> g;         // (T N, H) glimpse network outputs = core inputs
   CoreCache<T> core;
-  Mat<T> baseline;  // (T N, 1) b_t predicted from h_{t-1}
-  Mat<T> logits;    // (N, C) action network on h_T
-  Mat<T> probs;     // (N, C)
   std::vector<std::int32_t> actions;  // (N) argmax of probs
-  // gradient signals (set by the loss) and backward scratch
-  Mat<T> dlogits;    // (N, C)
-  Mat<T> dpre;       // (T N, K) gradient at the location network's pre-activations
-  Mat<T> dbaseline;  // (T N, 1)
+  // backward scratch
   Mat<T> dH;         // ((T+1) N, H)
   Mat<T> dg;         // (T N, H)
   Mat<T> dhg, dhl;   // (T N, Gh)

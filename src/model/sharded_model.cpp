@@ -19,9 +19,11 @@ void CopyRows(const V* from, int rows_from, int from_row, V* to, int rows_to, in
 }  // namespace
 
 template <class T>
-ShardedModel<T>::ShardedModel(std::vector<std::unique_ptr<AttentionModel<T>>> replicas)
-    : replicas_(std::move(replicas)), parts_(replicas_.size()), pool_(static_cast<int>(replicas_.size()) - 1) {
+ShardedModel<T>::ShardedModel(std::vector<std::unique_ptr<AttentionModel<T>>> replicas, WorkerPool& pool)
+    : replicas_(std::move(replicas)), parts_(replicas_.size()), pool_(pool) {
   Check(!replicas_.empty(), "a sharded model needs at least one replica");
+  Check(pool_.workers() + 1 >= shards(), "a sharded model of ", shards(), " replicas needs a pool of at least ",
+        shards() - 1, " workers, found ", pool_.workers());
   for (const auto& m : replicas_) CheckEq(m->store().size(), store().size(), "parameters of each replica");
 }
 
@@ -113,12 +115,6 @@ void ShardedModel<T>::Backward(Rollout<T>& r) {
       for (std::size_t i = lo; i < hi; ++i) g[i] += go[i];
     }
   });
-}
-
-template <class T>
-void ShardedModel<T>::ForEachShard(int rows, const std::function<void(int, int, int)>& fn) {
-  const int S = Shards(rows);
-  pool_.Run(S, [&](int s) { fn(s, First(s, rows, S), First(s + 1, rows, S)); });
 }
 
 template class ShardedModel<float>;

@@ -28,8 +28,9 @@ namespace glimpse {
 template <class T>
 class ShardedModel {
  public:
-  // replicas: S >= 1 models of one spec; replica 0's parameters are the model's.
-  explicit ShardedModel(std::vector<std::unique_ptr<AttentionModel<T>>> replicas);
+  // replicas: S >= 1 models of one spec; replica 0's parameters are the model's. pool: at least
+  // S - 1 workers, shared with the caller (which may use it between calls, e.g. to render a batch).
+  ShardedModel(std::vector<std::unique_ptr<AttentionModel<T>>> replicas, WorkerPool& pool);
 
   // As AttentionModel::Forward, into the full-batch rollout r (only the fields listed above, plus
   // probs, dlogits, dpre and dbaseline sized for the loss; the per-step caches stay in the shards
@@ -38,10 +39,6 @@ class ShardedModel {
                double semi_sampling = 0.0);
   // As AttentionModel::Backward: accumulates into store()'s gradients from r's signals.
   void Backward(Rollout<T>& r);
-
-  // Runs fn(s, first, last) for each shard s of a batch of `rows`, in parallel: rows [first, last)
-  // are the ones Forward gives shard s (for work such as rendering the shard's images).
-  void ForEachShard(int rows, const std::function<void(int, int, int)>& fn);
 
   int shards() const { return static_cast<int>(replicas_.size()); }
   AttentionModel<T>& model() { return *replicas_[0]; }
@@ -57,7 +54,7 @@ class ShardedModel {
 
   std::vector<std::unique_ptr<AttentionModel<T>>> replicas_;
   std::vector<Rollout<T>> parts_;
-  WorkerPool pool_;
+  WorkerPool& pool_;
 };
 
 }  // namespace glimpse

@@ -1,58 +1,19 @@
 #include "src/train/config.h"
 
-#include <sstream>
+#include <algorithm>
+#include <thread>
 
-#include "envs/image_task.h"
+#include "envs/tasks.h"
+#include "src/attention/attentions.h"
 #include "src/core/error.h"
+#include "src/core/optimizer.h"
+#include "src/core/schedule.h"
+#include "src/model/cores.h"
+#include "src/rl/baseline.h"
+#include "src/rl/policies.h"
 
 namespace glimpse {
 namespace {
-
-template <class T>
-T ParseNumber(const std::string& name, const std::string& s) {
-  std::istringstream is(s);
-  T v{};
-  is >> v;
-  if (is.fail() || !is.eof())
-    Fail("option --", name, ": expected a ", std::is_integral<T>::value ? "whole number" : "number",
-         ", found '", s, "'");
-  return v;
-}
-
-// The shortest text that reads back as the same value (0.1, not 0.10000000000000001).
-template <class T>
-std::string ToString(const T& v) {
-  for (int precision = 6;; ++precision) {
-    std::ostringstream os;
-    os.precision(precision);
-    os << v;
-    std::istringstream is(os.str());
-    T back{};
-    is >> back;
-    if (back == v || precision >= 17) return os.str();
-  }
-}
-
-// Table rows for each field type.
-template <class T>
-OptionSpec Num(const char* name, const char* group, const char* help, T ExperimentConfig::*f) {
-  return {name, group, help, false,
-          [f](const ExperimentConfig& c) { return ToString(c.*f); },
-          [f, name](ExperimentConfig& c, const std::string& s) { c.*f = ParseNumber<T>(name, s); }};
-}
-OptionSpec Flag(const char* name, const char* group, const char* help, bool ExperimentConfig::*f) {
-  return {name, group, help, true, [f](const ExperimentConfig& c) { return std::string(c.*f ? "true" : "false"); },
-          [f, name](ExperimentConfig& c, const std::string& s) {
-            if (s == "true" || s == "1" || s == "yes") c.*f = true;
-            else if (s == "false" || s == "0" || s == "no") c.*f = false;
-            else Fail("option --", name, ": expected true or false, found '", s, "'");
-          }};
-}
-OptionSpec Str(const char* name, const char* group, const char* help,
-               std::string ExperimentConfig::*f) {
-  return {name, group, help, false, [f](const ExperimentConfig& c) { return c.*f; },
-          [f](ExperimentConfig& c, const std::string& s) { c.*f = s; }};
-}
 
 void OneOf(const std::string& option, const std::string& v, const std::vector<std::string>& allowed) {
   for (const auto& a : allowed)
@@ -62,51 +23,47 @@ void OneOf(const std::string& option, const std::string& v, const std::vector<st
   Fail("option --", option, ": expected ", list, ", found '", v, "'");
 }
 
-}  // namespace
+// The selector row of an axis: its help lists the registered kinds.
+template <class Kind>
+OptionSpec Selector(const Registry<Kind>& r, const char* group, const std::string& what,
+                    std::string ExperimentConfig::*f) {
+  OptionSpec row = Str("", group, "", f);
+  row.name = r.option();
+  row.help = what + ": " + r.Help();
+  return row;
+}
 
-const std::vector<OptionSpec>& ConfigOptions() {
+// Appends the rows owned by each kind of a registry.
+template <class Kind>
+void AddKindRows(const Registry<Kind>& r, std::vector<OptionSpec>& rows) {
+  for (const Kind& k : r)
+    for (const OptionSpec& o : k.options) rows.push_back(o);
+}
+
+std::vector<OptionSpec> MakeOptions() {
   using C = ExperimentConfig;
-  static const std::vector<OptionSpec> specs = {
-      Str("env", "task",
-          "task: mnist28|translated60|cluttered60|cluttered100 (RAM image tasks) | strip5 (find the "
-          "query digit among five slots; --attention soft|categorical)",
-          &C::env),
+  std::vector<OptionSpec> specs = {
+      Selector(Tasks(), "task", "task", &C::env),
       Str("dataset", "task", "digits: mnist|fashion", &C::dataset),
       Str("data-dir", "task",
           "folder with the four IDX files (empty: data/mnist, or Debian's fashion-mnist)", &C::data_dir),
       Num("train-images", "task", "training images per epoch (0 = all 50,000)", &C::train_images),
       Num("seed", "task", "seed of every random stream (init, data, policy, eval)", &C::seed),
-      Str("attention", "sensor",
-          "attention: gaussian (RAM: retina + Gaussian policy) | categorical (retina at one of N x N "
-          "grid centres, Show-Attend-Tell hard) | soft (soft attention over the N x N grid, "
-          "Show-Attend-Tell soft) | draw (N x N Gaussian filterbank, N = --patch) | "
-          "stn (spatial transformer, g = --patch, --scales). strip5: soft | categorical item "
-          "attention over the five slots",
-          &C::attention),
-      Str("stn-params", "sensor", "stn: affine (6 parameters) | scale (scale + translation, 3)",
-          &C::stn_params),
-      Num("draw-sigma", "sensor",
-          "draw: the filters' initial standard deviation in pixels; 1 is DRAW's zero bias, 0 picks "
-          "half the stride of the first read's grid (a blurred view of the whole canvas)",
-          &C::draw_sigma),
-      Str("score", "sensor", "soft: attention score additive | dot | scaled-dot", &C::score),
+      Selector(Attentions<float>(), "sensor", "attention (strip5: soft | categorical item attention over the five slots)",
+               &C::attention),
+      Str("score", "sensor", "soft, strip5: attention score additive | dot | scaled-dot", &C::score),
       Num("attention-dim", "sensor", "soft, strip5: size of the query and the keys", &C::attention_dim),
-      Flag("soft-gate", "sensor", "soft: gate the context with a sigmoid of the core state", &C::soft_gate),
-      Num("grid", "sensor", "categorical: N for the N x N grid of glimpse centres", &C::grid),
+      Num("grid", "sensor", "categorical, soft: N for the N x N grid of glimpse centres", &C::grid),
       Num("glimpses", "sensor", "glimpses per image (T)", &C::glimpses),
       Num("patch", "sensor", "retina patch size g (g x g pixels at the finest scale)", &C::patch),
       Num("scales", "sensor", "retina scales k (each twice as wide as the last)", &C::scales),
       Num("unit-pixels", "sensor", "pixels per unit of location (0 = half the canvas)", &C::unit_pixels),
-      Str("core", "model", "core network: rnn (ReLU, as in RAM) | lstm", &C::core),
+      Selector(Cores<float>(), "model", "core network", &C::core),
       Num("hidden", "model", "core state size (strip5: the slot network's hidden layer)", &C::hidden),
       Num("glimpse-hidden", "model",
           "glimpse network's h_g and h_l sizes (strip5: slot features and the answer network's hidden layer)",
           &C::glimpse_hidden),
-      Num("std", "policy", "standard deviation of the Gaussian location policy", &C::std),
-      Str("baseline", "policy",
-          "REINFORCE baseline: none | learned (RAM) | average (moving average) | loo (leave-one-out "
-          "over --samples)",
-          &C::baseline),
+      Selector(Baselines(), "policy", "REINFORCE baseline", &C::baseline),
       Num("samples", "policy", "Monte Carlo samples (episodes) of each image per step", &C::samples),
       Num("entropy", "policy", "entropy bonus beta", &C::entropy),
       Flag("reward-norm", "policy", "normalise rewards over the batch (mean 0, std 1)", &C::reward_norm),
@@ -117,10 +74,9 @@ const std::vector<OptionSpec>& ConfigOptions() {
            "send the REINFORCE gradient through the location network into the core and glimpse "
            "networks (the paper's hybrid loss); off: the location network's input is detached",
            &C::rl_into_core),
-      Str("optimizer", "optimizer", "sgd|adam", &C::optimizer),
+      Selector(Optimizers(), "optimizer", "optimizer", &C::optimizer),
       Num("lr", "optimizer", "learning rate", &C::lr),
-      Num("momentum", "optimizer", "SGD momentum", &C::momentum),
-      Str("schedule", "optimizer", "learning-rate schedule: constant|linear (decay to 0)", &C::schedule),
+      Selector(Schedules(), "optimizer", "learning-rate schedule", &C::schedule),
       Num("clip", "optimizer", "clip the global gradient norm to this value (0 = off)", &C::clip),
       Num("batch", "optimizer", "images per minibatch (B)", &C::batch),
       Num("epochs", "optimizer", "training epochs", &C::epochs),
@@ -144,7 +100,34 @@ const std::vector<OptionSpec>& ConfigOptions() {
           &C::on_nan),
       Num("max-rollbacks", "system", "rollbacks allowed before the run stops", &C::max_rollbacks),
   };
+  AddKindRows(Tasks(), specs);
+  AddKindRows(Attentions<float>(), specs);
+  AddKindRows(Policies<float>(), specs);
+  AddKindRows(Cores<float>(), specs);
+  AddKindRows(Baselines(), specs);
+  AddKindRows(Optimizers(), specs);
+  AddKindRows(Schedules(), specs);
+  for (std::size_t i = 0; i < specs.size(); ++i)
+    for (std::size_t j = 0; j < i; ++j)
+      Check(specs[i].name != specs[j].name, "option --", specs[i].name, " is declared twice");
   return specs;
+}
+
+template <class Kind>
+void ValidateKind(const Kind& k, const ExperimentConfig& c) {
+  if (k.validate) k.validate(c);
+}
+
+}  // namespace
+
+const std::vector<OptionSpec>& ConfigOptions() {
+  static const std::vector<OptionSpec> specs = MakeOptions();
+  return specs;
+}
+
+const std::vector<std::string>& ConfigGroups() {
+  static const std::vector<std::string> groups = {"task", "sensor", "model", "policy", "optimizer", "system"};
+  return groups;
 }
 
 std::map<std::string, std::string> ToKeyValues(const ExperimentConfig& c) {
@@ -166,46 +149,33 @@ void ApplyKeyValues(ExperimentConfig& c, const std::map<std::string, std::string
 }
 
 void Validate(const ExperimentConfig& c) {
-  OneOf("env", c.env, {"mnist28", "translated60", "cluttered60", "cluttered100", "strip5"});
-  const bool strip = c.env == "strip5";
-  Check(!strip || c.attention == "soft" || c.attention == "categorical", "option --attention: strip5 takes ",
-        "soft (item-wise soft attention) or categorical (a REINFORCE choice of one slot), found '", c.attention, "'");
+  const TaskKind& task = Tasks().Get(c.env);
+  const AttentionKind<float>& attention = Attentions<float>().Get(c.attention);
   OneOf("dataset", c.dataset, {"mnist", "fashion"});
-  OneOf("attention", c.attention, {"gaussian", "categorical", "soft", "draw", "stn"});
   OneOf("score", c.score, {"additive", "dot", "scaled-dot"});
   CheckRange(c.attention_dim, 1, 4096, "option --attention-dim");
-  OneOf("stn-params", c.stn_params, {"affine", "scale"});
-  Check(c.draw_sigma >= 0, "option --draw-sigma: expected >= 0 (0 = half the stride), found ", c.draw_sigma);
-  const bool differentiable = c.attention == "draw" || c.attention == "stn" || c.attention == "soft";
-  Check(!differentiable || c.samples == 1, "option --samples: --attention ", c.attention,
+  Check(attention.hard() || c.samples == 1, "option --samples: --attention ", c.attention,
         " reads deterministically, so more than one sample per image repeats the same episode; use 1");
-  Check(!c.rl_into_core || !(differentiable || strip), "option --rl-into-core: only the hard image ",
-        "attentions (gaussian, categorical) have a REINFORCE signal to send into the core; --attention ",
-        c.attention, " on ", c.env, " already trains it by backpropagation or has no core");
-  Check(!(differentiable && c.attention == "stn") || c.patch >= 2, "option --patch: stn needs at least 2");
+  Check(!c.rl_into_core || attention.hard(), "option --rl-into-core: only the hard image attentions have a ",
+        "REINFORCE signal to send into the core; --attention ", c.attention,
+        " already trains it by backpropagation");
   CheckRange(c.grid, 1, 64, "option --grid");
-  OneOf("core", c.core, {"rnn", "lstm"});
-  OneOf("baseline", c.baseline, {"none", "learned", "average", "loo"});
-  Check(c.baseline != "loo" || c.samples >= 2, "option --baseline loo needs --samples of at least 2 ",
-        "(the baseline of each sample is the mean reward of the others), found --samples ", c.samples);
-  Check(c.entropy >= 0, "option --entropy: expected >= 0, found ", c.entropy);
-  CheckRange(c.semi_sampling, 0.0, 1.0, "option --semi-sampling");
-  OneOf("optimizer", c.optimizer, {"sgd", "adam"});
-  OneOf("schedule", c.schedule, {"constant", "linear"});
+  Cores<float>().Get(c.core);
+  Baselines().Get(c.baseline);
+  Optimizers().Get(c.optimizer);
+  Schedules().Get(c.schedule);
   Check(c.train_images >= 0, "option --train-images: expected >= 0 (0 = all), found ", c.train_images);
   CheckRange(c.glimpses, 1, 64, "option --glimpses");
-  const int canvas = strip ? 28 : TaskByName(c.env).canvas;
+  const int canvas = std::min(task.height, task.width);
   Check(c.patch >= 1 && c.patch <= canvas, "option --patch: expected 1 to ", canvas,
         " (the canvas of ", c.env, "), found ", c.patch);
   CheckRange(c.scales, 1, 8, "option --scales");
   Check(c.unit_pixels >= 0, "option --unit-pixels: expected >= 0, found ", c.unit_pixels);
   CheckRange(c.hidden, 1, 65536, "option --hidden");
   CheckRange(c.glimpse_hidden, 1, 65536, "option --glimpse-hidden");
-  Check(c.std > 0, "option --std: expected a positive standard deviation, found ", c.std);
   CheckRange(c.samples, 1, 1024, "option --samples");
   Check(c.rl_weight >= 0, "option --rl-weight: expected >= 0, found ", c.rl_weight);
   Check(c.lr > 0, "option --lr: expected a positive learning rate, found ", c.lr);
-  CheckRange(c.momentum, 0.0, 0.999999, "option --momentum");
   CheckRange(c.batch, 1, 1 << 16, "option --batch");
   CheckRange(c.epochs, 1, 1 << 20, "option --epochs");
   CheckRange(c.threads, 0, 1024, "option --threads");
@@ -219,12 +189,22 @@ void Validate(const ExperimentConfig& c) {
   OneOf("on-nan", c.on_nan, {"stop", "rollback"});
   CheckRange(c.max_rollbacks, 0, 1000, "option --max-rollbacks");
   Check(c.clip >= 0, "option --clip: expected >= 0 (0 = off), found ", c.clip);
+  // Each selected kind checks what it needs.
+  ValidateKind(task, c);
+  ValidateKind(attention, c);
+  if (attention.hard()) ValidateKind(Policies<float>().Get(attention.policy), c);
+  ValidateKind(Cores<float>().Get(c.core), c);
+  ValidateKind(Baselines().Get(c.baseline), c);
+  ValidateKind(Optimizers().Get(c.optimizer), c);
+  ValidateKind(Schedules().Get(c.schedule), c);
 }
 
-}  // namespace glimpse
-
-namespace glimpse {
 std::string ResolveDataDir(const ExperimentConfig& c) {
   return c.data_dir.empty() ? DefaultDataDir(c.dataset) : c.data_dir;
 }
+
+int ResolvedThreads(const ExperimentConfig& c) {
+  return c.threads > 0 ? c.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+}
+
 }  // namespace glimpse

@@ -3,45 +3,13 @@
 #include <algorithm>
 #include <cmath>
 
-#include "src/attention/draw_read.h"
-#include "src/attention/retina.h"
-#include "src/attention/soft_attention.h"
-#include "src/attention/spatial_transformer.h"
-#include "src/rl/categorical_policy.h"
-#include "src/rl/gaussian_policy.h"
+#include "envs/tasks.h"
 
 namespace glimpse {
-namespace {
-
-// The sensor of --attention: the retina for the hard policies, else the differentiable read.
-std::unique_ptr<Sensor<float>> MakeSensor(const ExperimentConfig& c) {
-  if (c.attention == "soft")
-    return std::make_unique<SoftAttention<float>>(c.grid, c.patch, c.attention_dim, ParseScore(c.score), c.soft_gate);
-  if (c.attention == "draw") {
-    const int canvas = TaskByName(c.env).canvas;
-    const double sigma = c.draw_sigma > 0 ? c.draw_sigma : DrawRead<float>::SpanningStride(c.patch, canvas, canvas) / 2;
-    return std::make_unique<DrawRead<float>>(c.patch, sigma);
-  }
-  if (c.attention == "stn")
-    return std::make_unique<SpatialTransformer<float>>(
-        c.patch, c.scales,
-        c.stn_params == "scale" ? SpatialTransformer<float>::Mode::kScaleTranslation
-                                : SpatialTransformer<float>::Mode::kAffine);
-  return std::make_unique<Retina<float>>(c.patch, c.scales, c.unit_pixels);
-}
-
-// The location policy of a hard-attention --attention; null for differentiable sensors.
-std::unique_ptr<LocationPolicy<float>> MakePolicy(const ExperimentConfig& c) {
-  if (c.attention == "categorical") return std::make_unique<CategoricalPolicy<float>>(c.grid);
-  if (c.attention == "gaussian") return std::make_unique<GaussianPolicy<float>>(c.std);
-  return nullptr;
-}
-
-}  // namespace
 
 ImageLearner::ImageLearner(const ExperimentConfig& cfg) : cfg_(cfg) {
   data_ = LoadDigitDataset(ResolveDataDir(cfg_));
-  task_ = std::make_unique<ImageTask>(TaskByName(cfg_.env), data_, cfg_.seed);
+  task_ = Tasks().Get(cfg_.env).make(data_, cfg_.seed);
   ModelSpec spec;
   spec.steps = cfg_.glimpses;
   spec.glimpse_hidden = cfg_.glimpse_hidden;
@@ -51,24 +19,26 @@ ImageLearner::ImageLearner(const ExperimentConfig& cfg) : cfg_(cfg) {
   const int shards = cfg_.parallel == "data" ? ResolvedThreads(cfg_) : 1;
   std::vector<std::unique_ptr<AttentionModel<float>>> replicas;
   for (int s = 0; s < shards; ++s)
-    replicas.push_back(std::make_unique<AttentionModel<float>>(spec, MakeSensor(cfg_), MakePolicy(cfg_)));
+    replicas.push_back(MakeAttentionModel<float>(spec, cfg_, task_->height(), task_->width()));
   Rng init(cfg_.seed, "init");
   replicas[0]->Init(init);  // the others receive replica 0's parameters before each forward pass
-  model_ = std::make_unique<ShardedModel<float>>(std::move(replicas));
+  pool_ = std::make_unique<WorkerPool>(shards - 1);
+  model_ = std::make_unique<ShardedModel<float>>(std::move(replicas), *pool_);
   const int rows = cfg_.batch * cfg_.samples;
-  train_ep_ = std::make_unique<Episode<float>>(*task_, model().sensor(), rows);
-  eval_ep_ = std::make_unique<Episode<float>>(*task_, model().sensor(), cfg_.batch);
-  eval_capacity_ = cfg_.batch;
+  train_batch_.Resize(rows, task_->height(), task_->width());
+  eval_batch_.Resize(cfg_.batch, task_->height(), task_->width());
   batch_idx_.resize(rows);
   reward_.resize(rows);
   estimator_ = std::make_unique<Estimator<float>>(EstimatorConfigFor(cfg_), model().policy());
 }
 
-void ImageLearner::StartEpisode(Episode<float>& ep, Split split, const std::int64_t* indices, int rows,
-                                std::int64_t epoch) {
-  // Each shard renders its own rows; the model prepares its sensor itself.
-  model_->ForEachShard(rows, [&](int, int first, int last) { ep.Render(split, indices, first, last, epoch); });
-  ep.Start(rows, /*prepare_sensor=*/false);
+void ImageLearner::Render(Batch& b, Split split, const std::int64_t* indices, int rows, std::int64_t epoch) {
+  b.Resize(rows, task_->height(), task_->width());
+  const int S = std::max(1, std::min(pool_->workers() + 1, rows));
+  pool_->Run(S, [&](int s) {
+    RenderRows(*task_, split, indices, static_cast<int>(static_cast<long long>(rows) * s / S),
+               static_cast<int>(static_cast<long long>(rows) * (s + 1) / S), epoch, b);
+  });
 }
 
 LossReport ImageLearner::TrainBatch(const std::int64_t* indices, int images, std::int64_t epoch, Rng& rng,
@@ -78,13 +48,13 @@ LossReport ImageLearner::TrainBatch(const std::int64_t* indices, int images, std
     for (int m = 0; m < M; ++m) batch_idx_[i * M + m] = indices[i];
   PhaseTimer timer(profile);
   model_->set_sensor_timer(profile ? &profile->sensor : nullptr);
-  StartEpisode(*train_ep_, Split::kTrain, batch_idx_.data(), N, epoch);
+  Render(train_batch_, Split::kTrain, batch_idx_.data(), N, epoch);
   timer.Lap(&Profile::task);
-  model_->Forward(train_ep_->images(), N, task_->height(), task_->width(), rollout_, LocationMode::kSample, &rng,
-                  cfg_.semi_sampling);
+  model_->Forward(train_batch_.images.data(), N, task_->height(), task_->width(), rollout_, LocationMode::kSample,
+                  &rng, cfg_.semi_sampling);
   timer.Lap(&Profile::forward);
-  train_ep_->Classify(rollout_.actions.data(), reward_.data());
-  const LossReport rep = estimator_->Compute(rollout_, train_ep_->labels(), reward_.data());
+  for (int n = 0; n < N; ++n) reward_[n] = rollout_.actions[n] == train_batch_.labels[n] ? 1.0f : 0.0f;
+  const LossReport rep = estimator_->Compute(rollout_, train_batch_.labels.data(), reward_.data(), rollout_);
   timer.Lap(&Profile::loss);
   model_->store().ZeroGrad();
   model_->Backward(rollout_);
@@ -98,8 +68,6 @@ EvalResult ImageLearner::Evaluate(Split split, int samples, int max_images) {
   res.samples = samples;
   res.images = std::min(max_images, task_->size(split));
   const int B = cfg_.batch, M = samples, C = model().spec().classes;
-  if (eval_ep_ == nullptr || B * M > eval_capacity_)
-    eval_ep_ = std::make_unique<Episode<float>>(*task_, model().sensor(), B * M), eval_capacity_ = B * M;
   Rng eval_rng(cfg_.seed, "eval");
   std::vector<std::int64_t> idx(static_cast<std::size_t>(B) * M);
   std::vector<double> avg(C);
@@ -108,8 +76,8 @@ EvalResult ImageLearner::Evaluate(Split split, int samples, int max_images) {
     const int n = std::min(B, res.images - start);
     for (int i = 0; i < n; ++i)
       for (int m = 0; m < M; ++m) idx[i * M + m] = start + i;
-    StartEpisode(*eval_ep_, split, idx.data(), n * M, 0);
-    model_->Forward(eval_ep_->images(), n * M, task_->height(), task_->width(), eval_rollout_,
+    Render(eval_batch_, split, idx.data(), n * M, 0);
+    model_->Forward(eval_batch_.images.data(), n * M, task_->height(), task_->width(), eval_rollout_,
                     M == 1 ? LocationMode::kMean : LocationMode::kSample, &eval_rng);
     for (int i = 0; i < n; ++i) {
       std::fill(avg.begin(), avg.end(), 0.0);
@@ -117,7 +85,7 @@ EvalResult ImageLearner::Evaluate(Split split, int samples, int max_images) {
         AddProbabilities(eval_rollout_.logits.data() + static_cast<std::ptrdiff_t>(i * M + m) * C, C, avg.data());
       }
       const int guess = static_cast<int>(std::max_element(avg.begin(), avg.end()) - avg.begin());
-      wrong += guess != eval_ep_->labels()[i * M];
+      wrong += guess != eval_batch_.labels[i * M];
     }
   }
   res.error = static_cast<double>(wrong) / res.images;
@@ -138,12 +106,12 @@ void ImageLearner::SetupExamples(RunFile& file) {
 }
 
 void ImageLearner::LogExamples(RunFile& file, std::int64_t epoch) {
-  const int K = std::min({cfg_.trajectories, task_->size(Split::kTest), eval_capacity_});
+  const int K = std::min({cfg_.trajectories, task_->size(Split::kTest), cfg_.batch});
   if (K <= 0) return;
   std::vector<std::int64_t> idx(K);
   for (int i = 0; i < K; ++i) idx[i] = i;
-  eval_ep_->Reset(Split::kTest, idx.data(), K, 0);
-  model_->Forward(eval_ep_->images(), K, task_->height(), task_->width(), eval_rollout_, LocationMode::kMean,
+  Render(eval_batch_, Split::kTest, idx.data(), K, 0);
+  model_->Forward(eval_batch_.images.data(), K, task_->height(), task_->width(), eval_rollout_, LocationMode::kMean,
                   nullptr);
   // (K, T, P) from (T K, P): locations (P = 2) for hard attention, read parameters otherwise.
   const int TT = cfg_.glimpses, P = model().sensor().param_size();
@@ -175,6 +143,14 @@ void ImageLearner::TruncateExamples(RunFile& file, std::size_t count) {
 std::vector<std::string> ImageLearner::PolicyParams() const {
   if (!model_->model().policy()) return {};
   return {"location.fc.W", "location.fc.b"};
+}
+
+LearnerKind ImageLearnerKind() {
+  LearnerKind k;
+  k.name = "image";
+  k.help = "an attention model classifying the task's canvas";
+  k.make = [](const ExperimentConfig& c) { return std::make_unique<ImageLearner>(c); };
+  return k;
 }
 
 }  // namespace glimpse

@@ -1,11 +1,13 @@
-// The attention models of the RAM image tasks (retina with a Gaussian or categorical policy, soft,
-// DRAW, spatial transformer) as a Learner: AttentionModel<float> on an ImageTask through Episodes,
-// with one replica per thread under --parallel data (ShardedModel).
+// The attention models of the image tasks (every registered --attention: src/attention/attentions.h)
+// as a Learner: AttentionModel<float> on a registered Task, its samples rendered into a Batch in
+// parallel on the worker pool, with one model replica per thread under --parallel data (ShardedModel).
 // Examples: the glimpse trajectories of the first cfg.trajectories test images, under /trajectories
 // (image, label; per evaluation epoch, locations or read_params, prediction).
 #pragma once
 
-#include "envs/episode.h"
+#include "envs/batch.h"
+#include "envs/dataset.h"
+#include "src/core/worker_pool.h"
 #include "src/model/sharded_model.h"
 #include "src/train/learner.h"
 
@@ -32,15 +34,15 @@ class ImageLearner : public Learner {
   int shards() const override { return model_->shards(); }
 
  private:
-  // Renders samples indices[0..rows) into ep, in parallel over the model's shards, and starts it.
-  void StartEpisode(Episode<float>& ep, Split split, const std::int64_t* indices, int rows, std::int64_t epoch);
+  // Renders samples indices[0..rows) of split into b, in parallel on the worker pool.
+  void Render(Batch& b, Split split, const std::int64_t* indices, int rows, std::int64_t epoch);
 
   ExperimentConfig cfg_;
   DigitDataset data_;
-  std::unique_ptr<ImageTask> task_;
+  std::unique_ptr<Task> task_;
+  std::unique_ptr<WorkerPool> pool_;            // --threads - 1 workers under --parallel data
   std::unique_ptr<ShardedModel<float>> model_;  // replicas: --threads with --parallel data
-  std::unique_ptr<Episode<float>> train_ep_, eval_ep_;
-  int eval_capacity_ = 0;
+  Batch train_batch_, eval_batch_;
   Rollout<float> rollout_, eval_rollout_;
   std::unique_ptr<Estimator<float>> estimator_;
   std::vector<std::int64_t> batch_idx_;

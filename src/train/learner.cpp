@@ -1,19 +1,15 @@
 #include "src/train/learner.h"
 
 #include <algorithm>
-#include <thread>
-
-#include <algorithm>
 #include <cmath>
 
-#include "src/train/image_learner.h"
-#include "src/train/query_learner.h"
+#include "envs/tasks.h"
 
 namespace glimpse {
 
 EstimatorConfig EstimatorConfigFor(const ExperimentConfig& cfg) {
   EstimatorConfig ec;
-  ec.baseline = ParseBaseline(cfg.baseline);
+  ec.baseline = cfg.baseline;
   ec.rl_weight = cfg.rl_weight;
   ec.entropy = cfg.entropy;
   ec.reward_norm = cfg.reward_norm;
@@ -31,13 +27,16 @@ void AddProbabilities(const float* z, int classes, double* avg) {
   for (int c = 0; c < classes; ++c) avg[c] += p[c] / s;
 }
 
-int ResolvedThreads(const ExperimentConfig& cfg) {
-  return cfg.threads > 0 ? cfg.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+const Registry<LearnerKind>& Learners() {
+  static const Registry<LearnerKind> registry("learner", {
+      ImageLearnerKind(),
+      QueryLearnerKind(),
+  });
+  return registry;
 }
 
 std::unique_ptr<Learner> MakeLearner(const ExperimentConfig& cfg) {
-  if (cfg.env == "strip5") return std::make_unique<QueryLearner>(cfg);
-  return std::make_unique<ImageLearner>(cfg);
+  return Learners().Get(Tasks().Get(cfg.env).learner).make(cfg);
 }
 
 }  // namespace glimpse

@@ -6,13 +6,15 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
 #include <vector>
 
-#include "envs/image_task.h"
+#include "envs/task.h"
 #include "src/core/params.h"
+#include "src/core/registry.h"
 #include "src/rl/estimator.h"
 #include "src/train/config.h"
 #include "src/train/run_file.h"
@@ -89,10 +91,15 @@ class Learner {
   virtual int shards() const { return 1; }
 };
 
-// --threads resolved: 0 means every core of the machine.
-int ResolvedThreads(const ExperimentConfig& cfg);
+// The registered learners (learners.cpp); a task names the one that trains on it (TaskKind::learner).
+struct LearnerKind : KindInfo {
+  std::function<std::unique_ptr<Learner>(const ExperimentConfig&)> make;
+};
+const Registry<LearnerKind>& Learners();
+LearnerKind ImageLearnerKind();  // image_learner.cpp
+LearnerKind QueryLearnerKind();  // query_learner.cpp
 
-// The learner of a configuration: strip5 gives a QueryLearner, the image tasks an ImageLearner.
+// The learner of a configuration: the one its task names.
 std::unique_ptr<Learner> MakeLearner(const ExperimentConfig& cfg);
 
 }  // namespace glimpse

@@ -3,11 +3,15 @@
 #include <algorithm>
 #include <cmath>
 
+#include "src/attention/attentions.h"
 
 namespace glimpse {
 namespace {
 
 constexpr int kQueries = 10;
+static_assert(kQuerySlots == StripSample::kSlots && kQuerySlotSide == Strip5Task::kDigit &&
+                  kQueryAnswers == StripSample::kAnswers,
+              "the query model's strip geometry is strip5's");
 
 }  // namespace
 
@@ -19,7 +23,7 @@ QueryLearner::QueryLearner(const ExperimentConfig& cfg) : cfg_(cfg) {
   spec.features = cfg_.glimpse_hidden;
   spec.att = cfg_.attention_dim;
   spec.score = ParseScore(cfg_.score);
-  spec.hard = cfg_.attention == "categorical";
+  spec.hard = Attentions<float>().Get(cfg_.attention).hard();
   model_ = std::make_unique<QueryModel<float>>(spec);
   Rng init(cfg_.seed, "init");
   model_->Init(init);
@@ -31,7 +35,7 @@ void QueryLearner::Load(Split split, const std::int64_t* indices, int n, int M, 
   if (strips_.size() < rows * P) strips_.resize(rows * P), queries_.resize(rows), answers_.resize(rows), reward_.resize(rows);
   for (int i = 0; i < n; ++i) {
     float* first = strips_.data() + static_cast<std::size_t>(i) * M * P;
-    const StripSample s = task_->Render(split, indices[i], epoch, first);
+    const StripSample s = task_->RenderStrip(split, indices[i], epoch, first);
     for (int m = 0; m < M; ++m) {
       if (m > 0) std::copy_n(first, P, first + m * P);
       queries_[i * M + m] = s.query;
@@ -49,7 +53,7 @@ LossReport QueryLearner::TrainBatch(const std::int64_t* indices, int images, std
   model_->Forward(strips_.data(), queries_.data(), N, rollout_, LocationMode::kSample, &rng);
   timer.Lap(&Profile::forward);
   for (int n = 0; n < N; ++n) reward_[n] = rollout_.r.actions[n] == answers_[n] ? 1.0f : 0.0f;
-  const LossReport rep = estimator_->Compute(rollout_.r, answers_.data(), reward_.data());
+  const LossReport rep = estimator_->Compute(rollout_.r, answers_.data(), reward_.data(), rollout_.r);
   timer.Lap(&Profile::loss);
   model_->store().ZeroGrad();
   model_->Backward(rollout_);
@@ -101,7 +105,7 @@ void QueryLearner::SetupExamples(RunFile& file) {
   std::vector<float> strips(k * task_->pixels());
   std::vector<std::int32_t> query(k), answer(k), labels(k * StripSample::kSlots);
   for (int i = 0; i < K; ++i) {
-    const StripSample s = task_->Render(Split::kTest, i, 0, strips.data() + static_cast<std::size_t>(i) * task_->pixels());
+    const StripSample s = task_->RenderStrip(Split::kTest, i, 0, strips.data() + static_cast<std::size_t>(i) * task_->pixels());
     query[i] = s.query;
     answer[i] = s.answer;
     std::copy(s.labels.begin(), s.labels.end(), labels.begin() + static_cast<std::ptrdiff_t>(i) * StripSample::kSlots);
@@ -151,6 +155,14 @@ std::vector<std::string> QueryLearner::PolicyParams() const {
   std::vector<std::string> names = {"query.E", "attention.Wk.W"};
   if (model_->spec().score == ScoreKind::kAdditive) names.push_back("attention.v");
   return names;
+}
+
+LearnerKind QueryLearnerKind() {
+  LearnerKind k;
+  k.name = "query";
+  k.help = "strip5's query-conditioned item attention over the five slots";
+  k.make = [](const ExperimentConfig& c) { return std::make_unique<QueryLearner>(c); };
+  return k;
 }
 
 }  // namespace glimpse

@@ -56,7 +56,8 @@ Trainer::Trainer(const ExperimentConfig& cfg, RunFile* file, bool resume)
   learner_ = MakeLearner(cfg_);
   // Data-parallel shards each run their products on one BLAS thread; otherwise BLAS has them all.
   SetBlasThreads(learner_->shards() > 1 ? 1 : ResolvedThreads(cfg_));
-  opt_ = MakeOptimizer<float>(cfg_.optimizer, learner_->store().size(), static_cast<float>(cfg_.momentum));
+  opt_ = Optimizers().Get(cfg_.optimizer).make(cfg_, learner_->store().size());
+  schedule_ = &Schedules().Get(cfg_.schedule);
   perm_.resize(learner_->size(Split::kTrain));
 
   if (file_ == nullptr) return;
@@ -110,7 +111,7 @@ void Trainer::TrainStep(const std::int64_t* indices, int images, std::int64_t ep
   }
   sum_grad_norm_ += norm;
   const std::int64_t total = static_cast<std::int64_t>(cfg_.epochs) * StepsPerEpoch();
-  const double lr = LearningRate(ParseSchedule(cfg_.schedule), cfg_.lr, step_, total);
+  const double lr = schedule_->rate(cfg_.lr, step_, total);
   opt_->Step(store, static_cast<float>(lr * lr_scale_));
   if (profile_) profile_->optimizer += SteadySeconds() - t;
   ++step_;
@@ -203,7 +204,7 @@ void Trainer::LogTrain(double elapsed_s, std::int64_t session_steps) {
   const int steps = StepsPerEpoch();
   const double epoch_f = static_cast<double>(step_) / steps;
   const std::int64_t total = static_cast<std::int64_t>(cfg_.epochs) * steps;
-  const double lr = LearningRate(ParseSchedule(cfg_.schedule), cfg_.lr, step_ - 1, total);
+  const double lr = schedule_->rate(cfg_.lr, step_ - 1, total);
   if (file_) {
     file_->Append("/train", {{"step", static_cast<double>(step_)}, {"epoch", epoch_f},
                              {"images", static_cast<double>(images_seen_)}, {"loss", sum_.total / n},

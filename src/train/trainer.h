@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "src/core/optimizer.h"
+#include "src/core/schedule.h"
 #include "src/train/config.h"
 #include "src/train/learner.h"
 #include "src/train/run_file.h"
@@ -86,6 +87,7 @@ class Trainer {
   RunFile* file_;
   std::unique_ptr<Learner> learner_;
   std::unique_ptr<Optimizer<float>> opt_;
+  const ScheduleKind* schedule_ = nullptr;
   Rng data_rng_, policy_rng_;
   std::vector<std::int64_t> perm_;
   std::int64_t step_ = 0, epoch_ = 0;

@@ -23,7 +23,7 @@ void Trainer::SaveCheckpointNow() {
   c.scalars["wall_s"] = wall_s_;
   c.scalars["images_seen"] = static_cast<double>(images_seen_);
   c.scalars["last_val_error"] = last_val_error_;
-  c.scalars["baseline_average"] = learner_->estimator().average();
+  for (const auto& [name, value] : learner_->estimator().State()) c.scalars[name] = value;  // the baseline's state
   c.scalars["lr_scale"] = lr_scale_;
   c.scalars["rollbacks"] = rollbacks_;
   SaveCheckpoint(*file_, c);
@@ -58,7 +58,7 @@ void Trainer::LoadCheckpointNow() {
   wall_s_ = c.scalars.count("wall_s") ? c.scalars.at("wall_s") : 0;
   images_seen_ = c.scalars.count("images_seen") ? static_cast<std::int64_t>(c.scalars.at("images_seen")) : 0;
   last_val_error_ = c.scalars.count("last_val_error") ? c.scalars.at("last_val_error") : -1;
-  learner_->estimator().set_average(c.scalars.count("baseline_average") ? c.scalars.at("baseline_average") : 0.0);
+  learner_->estimator().SetState(c.scalars);
   lr_scale_ = c.scalars.count("lr_scale") ? c.scalars.at("lr_scale") : 1.0;
   rollbacks_ = c.scalars.count("rollbacks") ? static_cast<int>(c.scalars.at("rollbacks")) : 0;
   // Rows written after the checkpoint belong to the lost part of the run: drop them.

@@ -20,10 +20,10 @@ Trainer::Diagnostic Trainer::MeasureGradientVariance(int draws) {
   std::vector<double> mean(count, 0.0), sq(count, 0.0);
   Rng rng(cfg_.seed, "diag");
   Estimator<float>& estimator = learner_->estimator();
-  const double average = estimator.average();  // the moving average must not see probe batches
+  const auto state = estimator.State();  // the baseline's state (a moving average) must not see probe batches
   Diagnostic d;
   for (int k = 0; k < draws; ++k) {
-    estimator.set_average(average);
+    estimator.SetState(state);
     d.entropy += learner_->TrainBatch(probe.data(), B, 0, rng, nullptr).entropy / draws;
     std::size_t i = 0;
     for (const ParamInfo* p : tensors)
@@ -32,7 +32,7 @@ Trainer::Diagnostic Trainer::MeasureGradientVariance(int draws) {
         mean[i] += g, sq[i] += g * g;
       }
   }
-  estimator.set_average(average);
+  estimator.SetState(state);
   store.ZeroGrad();
   double var_sum = 0, mean_sq = 0;
   for (std::size_t i = 0; i < count; ++i) {

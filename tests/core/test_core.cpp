@@ -162,10 +162,12 @@ TEST_CASE("Adam matches hand-computed steps", "[core][optimizer]") {
 }
 
 TEST_CASE("Learning-rate schedules", "[core][schedule]") {
-  CHECK(LearningRate(ScheduleKind::kConstant, 0.1, 50, 100) == 0.1);
-  CHECK(LearningRate(ScheduleKind::kLinear, 0.1, 0, 100) == Approx(0.1));
-  CHECK(LearningRate(ScheduleKind::kLinear, 0.1, 50, 100) == Approx(0.05));
-  CHECK(LearningRate(ScheduleKind::kLinear, 0.1, 100, 100) == 0.0);
-  CHECK_THROWS_WITH(ParseSchedule("cosine"), Catch::Contains("expected constant or linear"));
-  CHECK_THROWS_WITH(MakeOptimizer<float>("rmsprop", 1, 0.f), Catch::Contains("expected sgd or adam"));
+  const auto& constant = Schedules().Get("constant").rate;
+  const auto& linear = Schedules().Get("linear").rate;
+  CHECK(constant(0.1, 50, 100) == 0.1);
+  CHECK(linear(0.1, 0, 100) == Approx(0.1));
+  CHECK(linear(0.1, 50, 100) == Approx(0.05));
+  CHECK(linear(0.1, 100, 100) == 0.0);
+  CHECK_THROWS_WITH(Schedules().Get("cosine"), Catch::Contains("option --schedule: expected constant|linear, found 'cosine'"));
+  CHECK_THROWS_WITH(Optimizers().Get("rmsprop"), Catch::Contains("option --optimizer: expected sgd|adam, found 'rmsprop'"));
 }

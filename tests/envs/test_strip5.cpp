@@ -34,7 +34,7 @@ TEST_CASE("strip5 samples follow the task's rules", "[envs][strip5]") {
   const int n = 2500;  // every training strip and every test strip once
   for (int i = 0; i < n; ++i) {
     const Split split = i < 2000 ? Split::kTrain : Split::kTest;
-    const StripSample s = task.Render(split, i < 2000 ? i : i - 2000, 0, img.data());
+    const StripSample s = task.RenderStrip(split, i < 2000 ? i : i - 2000, 0, img.data());
     queries.insert(s.query);
     answers.insert(s.answer);
     int holding = 0;
@@ -67,7 +67,7 @@ TEST_CASE("strip5 is a pure function of (split, index, epoch, seed)", "[envs][st
   std::vector<float> x(a.pixels()), y(a.pixels());
   auto same = [&](const Strip5Task& t1, Split s1, std::int64_t e1, const Strip5Task& t2, Split s2, std::int64_t e2,
                   int index) {
-    const StripSample p = t1.Render(s1, index, e1, x.data()), q = t2.Render(s2, index, e2, y.data());
+    const StripSample p = t1.RenderStrip(s1, index, e1, x.data()), q = t2.RenderStrip(s2, index, e2, y.data());
     return x == y && p.query == q.query && p.answer == q.answer && p.digits == q.digits;
   };
   int train_epoch_same = 0, other_seed_same = 0;

@@ -51,7 +51,7 @@ struct Fixture {
     ec.baseline_weight = baseline;
     Estimator<double> est(ec, model->policy());
     model->store().ZeroGrad();
-    const LossReport rep = est.Compute(r, labels.data(), reward.data());
+    const LossReport rep = est.Compute(r, labels.data(), reward.data(), r);
     model->Backward(r);
     return rep;
   }
@@ -236,7 +236,7 @@ TEST_CASE("Differentiable reads: whole-model gradient check (DRAW, spatial trans
     Estimator<double> est(ec, nullptr);
     auto loss = [&] {
       model.Forward(images.data(), kN, kH, kW, r, LocationMode::kMean, nullptr);
-      return est.Compute(r, labels.data(), reward.data()).total;
+      return est.Compute(r, labels.data(), reward.data(), r).total;
     };
     loss();
     st.ZeroGrad();

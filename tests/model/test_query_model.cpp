@@ -43,7 +43,7 @@ struct Fixture {
 
   Estimator<double> MakeEstimator() const {
     EstimatorConfig ec;
-    ec.baseline = BaselineKind::kNone;
+    ec.baseline = "none";
     ec.rl_weight = 0.7;
     return Estimator<double>(ec, model->policy());
   }
@@ -52,13 +52,13 @@ struct Fixture {
   double Loss() {
     model->Forward(strips.data(), queries.data(), kN, qr, LocationMode::kGiven, nullptr);
     Estimator<double> est = MakeEstimator();
-    return est.Compute(qr.r, answers.data(), reward.data()).total;
+    return est.Compute(qr.r, answers.data(), reward.data(), qr.r).total;
   }
 
   std::vector<double> Gradient() {
     Loss();
     Estimator<double> est = MakeEstimator();
-    est.Compute(qr.r, answers.data(), reward.data());
+    est.Compute(qr.r, answers.data(), reward.data(), qr.r);
     model->store().ZeroGrad();
     model->Backward(qr);
     auto& g = model->store().grads();
@@ -93,7 +93,7 @@ TEST_CASE("Query model gradients match finite differences (hard, choices fixed)"
 
 TEST_CASE("Hard item attention: the answer sees only the chosen slot", "[model][query]") {
   Fixture f(ScoreKind::kDot, /*hard=*/true);
-  const int F = f.spec.features, S = StripSample::kSlots;
+  const int F = f.spec.features, S = kQuerySlots;
   for (int n = 0; n < kN; ++n) {
     const int j = f.qr.r.choice[n];
     REQUIRE(j >= 0);

@@ -7,14 +7,12 @@
 #include <atomic>
 #include <stdexcept>
 
-#include "src/attention/draw_read.h"
-#include "src/attention/retina.h"
+#include "src/attention/attentions.h"
 #include "src/core/blas.h"
 #include "src/core/worker_pool.h"
+#include "src/model/cores.h"
 #include "src/model/sharded_model.h"
-#include "src/rl/categorical_policy.h"
 #include "src/rl/estimator.h"
-#include "src/rl/gaussian_policy.h"
 #include "tests/gradcheck.h"
 
 using namespace glimpse;
@@ -25,8 +23,8 @@ namespace {
 constexpr int kH = 16, kW = 16;
 
 struct Kind {
-  std::string policy;  // gaussian | categorical | none (DRAW, differentiable)
-  std::string core;
+  std::string attention;  // a registered attention
+  std::string core;       // a registered core
 };
 
 std::unique_ptr<AttentionModel<double>> MakeModel(const Kind& k) {
@@ -36,11 +34,19 @@ std::unique_ptr<AttentionModel<double>> MakeModel(const Kind& k) {
   spec.hidden = 9;
   spec.classes = 4;
   spec.core = k.core;
-  if (k.policy == "none") return std::make_unique<AttentionModel<double>>(spec, std::make_unique<DrawRead<double>>(4), nullptr);
-  std::unique_ptr<LocationPolicy<double>> pol;
-  if (k.policy == "gaussian") pol = std::make_unique<GaussianPolicy<double>>(0.2);
-  else pol = std::make_unique<CategoricalPolicy<double>>(3);
-  return std::make_unique<AttentionModel<double>>(spec, std::make_unique<Retina<double>>(4, 2), std::move(pol));
+  ExperimentConfig cfg;
+  cfg.attention = k.attention;
+  cfg.patch = 4, cfg.scales = 2, cfg.grid = 3, cfg.attention_dim = 5;
+  cfg.kind_options["std"] = "0.2";
+  return MakeAttentionModel<double>(spec, cfg, kH, kW);
+}
+
+// Every registered attention, each with a registered core in turn.
+std::vector<Kind> AllKinds() {
+  std::vector<Kind> kinds;
+  const auto cores = Cores<double>().Names();
+  for (const auto& a : Attentions<double>()) kinds.push_back({a.name, cores[kinds.size() % cores.size()]});
+  return kinds;
 }
 
 // One training step's outputs: the rollout's loss-facing fields and the gradients.
@@ -54,7 +60,8 @@ StepResult TrainStep(const Kind& k, int shards, int rows, LocationMode mode) {
   for (int s = 0; s < shards; ++s) replicas.push_back(MakeModel(k));
   Rng init(5, "init");
   replicas[0]->Init(init);  // replicas 1.. keep their zero parameters: Forward must copy them
-  ShardedModel<double> model(std::move(replicas));
+  WorkerPool pool(static_cast<int>(replicas.size()) - 1);
+  ShardedModel<double> model(std::move(replicas), pool);
   Rng data(6, "data");
   std::vector<double> images(static_cast<std::size_t>(rows) * kH * kW);
   for (auto& p : images) p = data.Uniform();
@@ -67,7 +74,7 @@ StepResult TrainStep(const Kind& k, int shards, int rows, LocationMode mode) {
   EstimatorConfig ec;
   ec.reward_norm = true;  // a batch-level estimator: needs the whole batch gathered
   Estimator<double> est(ec, model.model().policy());
-  est.Compute(r, labels.data(), reward.data());
+  est.Compute(r, labels.data(), reward.data(), r);
   model.store().ZeroGrad();
   model.Backward(r);
   StepResult out;
@@ -112,11 +119,11 @@ TEST_CASE("WorkerPool runs every task once per round and rethrows a task's excep
 
 TEST_CASE("Shards give the single model's rollout and gradients", "[model][sharded]") {
   SetBlasThreads(1);
-  for (const Kind& k : {Kind{"gaussian", "rnn"}, Kind{"categorical", "lstm"}, Kind{"none", "rnn"}}) {
+  for (const Kind& k : AllKinds()) {
     for (LocationMode mode : {LocationMode::kSample, LocationMode::kMean}) {
       const StepResult one = TrainStep(k, 1, 7, mode);
       for (int shards : {2, 3}) {
-        INFO(k.policy << " " << k.core << ", " << shards << " shards, mode " << static_cast<int>(mode));
+        INFO(k.attention << " " << k.core << ", " << shards << " shards, mode " << static_cast<int>(mode));
         const StepResult many = TrainStep(k, shards, 7, mode);  // 7 rows: unequal shards
         // The same draws: the same choices, and values equal to rounding.
         CHECK(many.choice == one.choice);

@@ -1,8 +1,8 @@
 // Unbiasedness of the REINFORCE estimators on problems with a closed-form expected gradient.
 //
-// Each test fills a one-step Rollout as the model would (policy head from fixed parameters, drawn
+// Each test fills a one-step PolicyTrace as the model would (policy head from fixed parameters, drawn
 // locations, rewards from a known reward function), runs Estimator::Compute, and reads the
-// REINFORCE gradient it wrote at the location network's pre-activations (r.dpre, which is the
+// REINFORCE gradient it wrote at the location network's pre-activations (LossSignals::dpre, which is the
 // gradient of the *loss*: minus the gradient of expected reward). Averaged over many batches it
 // must match the exact gradient within a few standard errors, for every baseline.
 #include <catch2/catch.hpp>
@@ -18,9 +18,9 @@ namespace {
 constexpr int kRows = 64;  // rows per batch (images x samples)
 double semi_p_ = 0.0;      // semi-sampling probability used by Estimate (0 except in its own test)
 
-// A one-step rollout of kRows rows with K head outputs; logits are irrelevant here.
-Rollout<double> OneStep(int K) {
-  Rollout<double> r;
+// A one-step trace of kRows rows with K head outputs (logits are irrelevant here), and the signals.
+PolicyTrace<double> OneStep(int K) {
+  PolicyTrace<double> r;
   r.steps = 1;
   r.rows = kRows;
   r.head.resize({kRows, static_cast<std::size_t>(K)});
@@ -28,11 +28,15 @@ Rollout<double> OneStep(int K) {
   r.choice.resize(kRows);
   r.baseline = xt::zeros<double>({kRows, 1});
   r.logits = xt::zeros<double>({kRows, 2});
-  r.probs.resize({kRows, 2});
-  r.dlogits.resize({kRows, 2});
-  r.dpre.resize({kRows, static_cast<std::size_t>(K)});
-  r.dbaseline.resize({kRows, 1});
   return r;
+}
+LossSignals<double> Signals(int K) {
+  LossSignals<double> s;
+  s.probs.resize({kRows, 2});
+  s.dlogits.resize({kRows, 2});
+  s.dpre.resize({kRows, static_cast<std::size_t>(K)});
+  s.dbaseline.resize({kRows, 1});
+  return s;
 }
 
 struct Stats {
@@ -53,7 +57,8 @@ template <class RewardFn>
 Stats Estimate(const LocationPolicy<double>& pol, const std::vector<double>& pre, EstimatorConfig cfg,
                RewardFn reward_of, int batches, double learned_b = 0.3) {
   const int K = pol.head_size();
-  Rollout<double> r = OneStep(K);
+  PolicyTrace<double> r = OneStep(K);
+  LossSignals<double> sig = Signals(K);
   Estimator<double> est(cfg, &pol);
   Rng rng(17, "estimator-test");
   std::vector<double> head(K), reward(kRows);
@@ -72,10 +77,10 @@ Stats Estimate(const LocationPolicy<double>& pol, const std::vector<double>& pre
       reward[n] = reward_of(r.loc.data() + 2 * n, r.choice[n], rng);
       r.baseline.data()[n] = learned_b;
     }
-    est.Compute(r, labels.data(), reward.data());
+    est.Compute(r, labels.data(), reward.data(), sig);
     std::vector<double> g(K, 0.0);
     for (int n = 0; n < kRows; ++n)
-      for (int k = 0; k < K; ++k) g[k] -= r.dpre.data()[n * K + k];  // loss gradient -> reward gradient
+      for (int k = 0; k < K; ++k) g[k] -= sig.dpre.data()[n * K + k];  // loss gradient -> reward gradient
     s.Add(g);
   }
   return s;
@@ -97,10 +102,10 @@ void CheckBanditUnbiased(const CategoricalPolicy<double>& pol, const std::vector
   double er = 0;
   for (int k = 0; k < K; ++k) er += pi[k] * q[k];
   auto reward = [&](const double*, std::int32_t k, Rng& rng) { return rng.Bernoulli(q[k]) ? 1.0 : 0.0; };
-  for (const char* name : {"none", "learned", "average", "loo"}) {
-    INFO(name);
+  for (const BaselineKind& kind : Baselines()) {  // every registered baseline
+    INFO(kind.name);
     EstimatorConfig cfg;
-    cfg.baseline = ParseBaseline(name);
+    cfg.baseline = kind.name;
     cfg.samples = 4;
     const Stats s = Estimate(pol, pre, cfg, reward, 3000);
     for (int j = 0; j < K; ++j) {
@@ -137,10 +142,10 @@ TEST_CASE("Gaussian policy with a quadratic reward: unbiased for every baseline"
   auto reward = [&](const double* l, std::int32_t, Rng&) {
     return -((l[0] - c[0]) * (l[0] - c[0]) + (l[1] - c[1]) * (l[1] - c[1]));
   };
-  for (const char* name : {"none", "learned", "average", "loo"}) {
-    INFO(name);
+  for (const BaselineKind& kind : Baselines()) {  // every registered baseline
+    INFO(kind.name);
     EstimatorConfig cfg;
-    cfg.baseline = ParseBaseline(name);
+    cfg.baseline = kind.name;
     cfg.samples = 8;
     const Stats s = Estimate(pol, pre, cfg, reward, 3000, -0.5);
     for (int d = 0; d < 2; ++d) {
@@ -158,8 +163,8 @@ TEST_CASE("Baselines reduce variance on the bandit without moving the mean", "[r
   const double q[4] = {0.6, 0.9, 0.7, 0.8};  // high rewards: plain REINFORCE is noisy
   auto reward = [&](const double*, std::int32_t k, Rng& rng) { return rng.Bernoulli(q[k]) ? 1.0 : 0.0; };
   EstimatorConfig none, loo;
-  none.baseline = BaselineKind::kNone;
-  loo.baseline = BaselineKind::kLeaveOneOut;
+  none.baseline = "none";
+  loo.baseline = "loo";
   loo.samples = 8;
   const Stats a = Estimate(pol, pre, none, reward, 2000), b = Estimate(pol, pre, loo, reward, 2000);
   for (int j = 0; j < 4; ++j) {
@@ -173,7 +178,7 @@ TEST_CASE("Entropy bonus adds exactly beta times the entropy gradient", "[rl][es
   const std::vector<double> pre = {0.3, -0.4, 0.9, 0.0};
   auto zero = [](const double*, std::int32_t, Rng&) { return 0.0; };
   EstimatorConfig cfg;
-  cfg.baseline = BaselineKind::kNone;
+  cfg.baseline = "none";
   cfg.entropy = 0.5;
   const Stats s = Estimate(pol, pre, cfg, zero, 3);
   std::vector<double> pi(4), dh(4, 0.0);
@@ -195,7 +200,7 @@ TEST_CASE("Semi-sampling scales the expected gradient by 1 - p", "[rl][estimator
   double er = 0;
   for (int k = 0; k < 4; ++k) er += pi[k] * q[k];
   EstimatorConfig cfg;
-  cfg.baseline = BaselineKind::kNone;
+  cfg.baseline = "none";
   semi_p_ = 0.5;
   const Stats s = Estimate(pol, pre, cfg, reward, 3000);
   semi_p_ = 0.0;
@@ -208,8 +213,9 @@ TEST_CASE("Semi-sampling scales the expected gradient by 1 - p", "[rl][estimator
 TEST_CASE("Estimator configuration errors", "[rl][estimator]") {
   const CategoricalPolicy<double> pol(2);
   EstimatorConfig cfg;
-  cfg.baseline = BaselineKind::kLeaveOneOut;
+  cfg.baseline = "loo";
   cfg.samples = 1;
   CHECK_THROWS_WITH(Estimator<double>(cfg, &pol), Catch::Contains("--samples of at least 2"));
-  CHECK_THROWS_WITH(ParseBaseline("ema"), Catch::Contains("expected none, learned, average or loo"));
+  cfg.baseline = "ema";
+  CHECK_THROWS_WITH(Estimator<double>(cfg, &pol), Catch::Contains("option --baseline: expected none|learned|average|loo"));
 }

@@ -151,7 +151,7 @@ TEST_CASE("Data-parallel threads give a reproducible run that follows the one-th
 TEST_CASE("A diverging run stops with a clear message and keeps its last good checkpoint", "[train]") {
   ExperimentConfig cfg = SmallConfig();
   cfg.optimizer = "sgd";
-  cfg.momentum = 0;
+  cfg.kind_options["momentum"] = "0";  // sgd's own option
   cfg.lr = 1e30;  // the first update overflows every weight
   const std::string path = RunPath("nan");
   {
@@ -169,7 +169,7 @@ TEST_CASE("A diverging run stops with a clear message and keeps its last good ch
 TEST_CASE("On NaN, rollback mode reloads the last checkpoint with half the learning rate", "[train]") {
   ExperimentConfig cfg = SmallConfig();
   cfg.optimizer = "sgd";
-  cfg.momentum = 0;
+  cfg.kind_options["momentum"] = "0";  // sgd's own option
   cfg.lr = 1e6;
   cfg.on_nan = "rollback";
   cfg.max_rollbacks = 60;
@@ -200,7 +200,7 @@ TEST_CASE("On NaN, rollback mode reloads the last checkpoint with half the learn
 TEST_CASE("Gradient-norm clipping bounds the update", "[train]") {
   ExperimentConfig cfg = SmallConfig();
   cfg.optimizer = "sgd";
-  cfg.momentum = 0;
+  cfg.kind_options["momentum"] = "0";  // sgd's own option
   cfg.lr = 1.0;
   cfg.clip = 1e-3;
   Trainer t(cfg, nullptr, false);

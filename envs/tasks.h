@@ -1,0 +1,32 @@
+// The registered tasks of --env: each a Task (task.h) with its facts, one line each in tasks.cpp.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "envs/dataset.h"
+#include "envs/task.h"
+#include "src/core/registry.h"
+
+namespace glimpse {
+
+struct TaskKind : KindInfo {
+  int height = 0, width = 0;  // canvas, pixels
+  int classes = 10;           // answers
+  std::string learner;        // the registered learner that trains on it (src/train/learners.h)
+  // The task over a loaded data set (which must outlive it), fixed by the seed.
+  std::function<std::unique_ptr<Task>(const DigitDataset& data, std::uint64_t seed)> make;
+};
+
+const Registry<TaskKind>& Tasks();
+
+// The kinds, each defined beside its task.
+TaskKind Mnist28Kind();       // image_task.cpp
+TaskKind Translated60Kind();  // image_task.cpp
+TaskKind Cluttered60Kind();   // image_task.cpp
+TaskKind Cluttered100Kind();  // image_task.cpp
+TaskKind Strip5Kind();        // strip5.cpp
+
+}  // namespace glimpse

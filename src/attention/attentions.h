@@ -1,0 +1,34 @@
+// The registered attention mechanisms of --attention: each names its sensor (sensor.h) and, for hard
+// attention, the registered location policy (src/rl/policies.h) that chooses where it looks. A kind
+// without a policy is a differentiable read, trained by backpropagation through each read.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "src/attention/sensor.h"
+#include "src/core/registry.h"
+
+namespace glimpse {
+
+template <class T>
+struct AttentionKind : KindInfo {
+  std::string policy;  // hard attention: the registered location policy; empty: a differentiable read
+  bool hard() const { return !policy.empty(); }
+  // The sensor for a canvas of height x width pixels.
+  std::function<std::unique_ptr<Sensor<T>>(const ExperimentConfig&, int height, int width)> make;
+};
+
+// Every registered attention, one line each in attentions.cpp. T: float (training) or double (checks).
+template <class T>
+const Registry<AttentionKind<T>>& Attentions();
+
+// The kinds, each defined beside its sensor.
+template <class T> AttentionKind<T> GaussianRetinaKind();     // retina.cpp
+template <class T> AttentionKind<T> CategoricalRetinaKind();  // retina.cpp
+template <class T> AttentionKind<T> SoftAttentionKind();      // soft_attention.cpp
+template <class T> AttentionKind<T> DrawReadKind();           // draw_read.cpp
+template <class T> AttentionKind<T> SpatialTransformerKind(); // spatial_transformer.cpp
+
+}  // namespace glimpse

@@ -1,0 +1,102 @@
+// ExperimentConfig: everything that defines a run, as one value.
+//
+// The option table (ConfigOptions, src/train/config.h) names every option once: the CLI builds its
+// Program_options from it, the run file stores every option under its name, and --resume reads them
+// back through the same table. Options read by several kinds are fields here, with their rows in
+// the general table; an option that only one registered kind reads is a KindOption declared in that
+// kind's own file, its value kept in kind_options (so a new kind adds no field here).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace glimpse {
+
+struct ExperimentConfig {
+  // task
+  std::string env = "mnist28";    // a registered task (envs/tasks.h)
+  std::string dataset = "mnist";  // mnist | fashion
+  std::string data_dir;           // empty: the data set's default folder
+  std::int64_t train_images = 0;  // images per epoch; 0 = the whole training split
+  std::uint64_t seed = 1;
+  // sensor
+  std::string attention = "gaussian";  // a registered attention (src/attention/attentions.h)
+  std::string score = "additive";      // soft, strip5: additive | dot | scaled-dot
+  int attention_dim = 64;              // soft, strip5: query and key size
+  int grid = 4;                        // categorical, soft: N x N candidate glimpse centres
+  int glimpses = 6;
+  int patch = 8;
+  int scales = 1;
+  double unit_pixels = 0;  // pixels per unit of location; 0 = half the canvas
+  // model
+  std::string core = "rnn";  // a registered core (src/model/cores.h)
+  int hidden = 256;          // core state size
+  int glimpse_hidden = 128;  // h_g and h_l sizes (RAM: 128)
+  // policy and estimator
+  std::string baseline = "learned";  // a registered baseline (src/rl/baselines.h)
+  int samples = 1;                  // Monte Carlo samples of each image per step
+  double entropy = 0.0;             // entropy bonus beta
+  bool reward_norm = false;         // normalise rewards over the batch
+  double semi_sampling = 0.0;       // probability that the expected location replaces the sample
+  double rl_weight = 1.0;           // weight of the REINFORCE term in the hybrid loss
+  bool rl_into_core = false;        // REINFORCE also trains the core and glimpse networks
+  // optimizer
+  std::string optimizer = "adam";  // a registered optimizer (src/core/optimizer.h)
+  double lr = 1e-3;
+  std::string schedule = "constant";  // a registered schedule (src/core/schedule.h)
+  double clip = 0;                    // global gradient-norm clipping threshold (0 = off)
+  int batch = 128;
+  int epochs = 100;
+  // system
+  int threads = 0;  // 0 = all cores
+  std::string parallel = "data";  // data (image tasks: a model replica per thread) | blas
+  int log_every = 100;
+  int eval_every = 1;       // epochs between validation passes
+  int val_images = 10000;   // validation images per pass
+  int trajectories = 16;    // test images whose glimpses are logged
+  int diag_every = 0;       // steps between gradient-variance diagnostics (0 = off)
+  int diag_draws = 16;      // REINFORCE draws per diagnostic
+  std::string on_nan = "stop";  // stop | rollback
+  int max_rollbacks = 3;
+  // Values of the options owned by one kind (KindOption), by option name; absent: the default.
+  std::map<std::string, std::string> kind_options;
+};
+
+struct OptionSpec {
+  std::string name;   // command-line / config-file name, e.g. "glimpses"
+  std::string group;  // task, sensor, model, policy, optimizer, system
+  std::string help;
+  bool is_flag = false;  // a switch: --name alone means true
+  std::function<std::string(const ExperimentConfig&)> get;
+  std::function<void(ExperimentConfig&, const std::string&)> set;  // throws Error on a bad value
+};
+
+// Rows for fields of each type (Num: integral or floating field), parsed with a message naming
+// the option on a bad value.
+template <class T>
+OptionSpec Num(const char* name, const char* group, const char* help, T ExperimentConfig::*f);
+OptionSpec Flag(const char* name, const char* group, const char* help, bool ExperimentConfig::*f);
+OptionSpec Str(const char* name, const char* group, const char* help, std::string ExperimentConfig::*f);
+
+// An option that one kind owns: declared once in the kind's file, e.g.
+//   const KindOption<double> kSigma{"draw-sigma", "sensor", "initial filter std", 1.0};
+//   ... kSigma.Row() in the kind's KindInfo::options; kSigma.Get(cfg) in its factory.
+// T: int, double, bool or std::string. The value lives in cfg.kind_options under the name.
+template <class T>
+struct KindOption {
+  const char* name;
+  const char* group;
+  const char* help;
+  T fallback;  // the default
+  T Get(const ExperimentConfig& c) const;  // the value, or the default when absent
+  OptionSpec Row() const;
+};
+
+// Text for a value that reads back as the same value (0.1, not 0.10000000000000001).
+std::string ValueText(double v);
+std::string ValueText(std::int64_t v);
+
+}  // namespace glimpse

@@ -1,0 +1,23 @@
+// b_{t,n} = W_b h_{t-1} + c, the model's baseline network, regressing R' (Mnih et al. 2014).
+#include "src/rl/baseline.h"
+
+namespace glimpse {
+namespace {
+
+class LearnedBaseline : public Baseline {
+ public:
+  double Value(int, double predicted) const override { return predicted; }
+  bool learned() const override { return true; }
+};
+
+}  // namespace
+
+BaselineKind LearnedBaselineKind() {
+  BaselineKind k;
+  k.name = "learned";
+  k.help = "RAM: a linear regression of the reward on the core state";
+  k.make = [](int) { return std::make_unique<LearnedBaseline>(); };
+  return k;
+}
+
+}  // namespace glimpse

@@ -1,0 +1,26 @@
+// The registered hard-attention location policies (location_policy.h): a hard attention kind
+// (src/attention/attentions.h) names the policy that chooses where its retina looks.
+#pragma once
+
+#include <functional>
+#include <memory>
+
+#include "src/core/registry.h"
+#include "src/rl/location_policy.h"
+
+namespace glimpse {
+
+template <class T>
+struct PolicyKind : KindInfo {
+  std::function<std::unique_ptr<LocationPolicy<T>>(const ExperimentConfig&)> make;
+};
+
+// Every registered policy, one line each in policies.cpp. T: float (training) or double (checks).
+template <class T>
+const Registry<PolicyKind<T>>& Policies();
+
+// The kinds, each defined beside its policy.
+template <class T> PolicyKind<T> GaussianPolicyKind();     // gaussian_policy.cpp
+template <class T> PolicyKind<T> CategoricalPolicyKind();  // categorical_policy.cpp
+
+}  // namespace glimpse

@@ -1,0 +1,71 @@
+// The committed run files under results/ still evaluate, with today's code, to the final test error
+// they stored when they were trained: the check that a refactoring changed nothing numerically.
+// Fast label: one run file of each kind of model (learned and leave-one-out baselines, RNN and LSTM
+// cores, DRAW with its own option, both strip5 attentions). Slow label: every committed run file.
+// Needs real MNIST (scripts/setup fetches it); skipped with a warning without it.
+#include <catch2/catch.hpp>
+
+#include <sys/stat.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+
+#include "src/train/run_file.h"
+#include "tests/cli/cli_helpers.h"
+
+using namespace glimpse;
+using namespace glimpse::test;
+
+namespace {
+
+bool HaveMnist() {
+  struct stat st;
+  return stat((std::string(GLIMPSE_SOURCE_DIR) + "/data/mnist/t10k-labels-idx1-ubyte").c_str(), &st) == 0;
+}
+
+// Evaluates `relative` (a path under the source folder) and compares with its last /eval/test_error.
+void CheckReevaluates(const std::string& relative) {
+  INFO(relative);
+  double stored = 0;
+  {
+    const RunFile file(std::string(GLIMPSE_SOURCE_DIR) + "/" + relative, RunFile::Mode::kReadOnly);
+    const std::vector<double> errors = file.ReadArray<double>("/eval/test_error");
+    REQUIRE(!errors.empty());
+    stored = errors.back();
+  }
+  const auto r = RunGlimpse("eval --run " + relative);
+  REQUIRE(r.code == 0);
+  const std::string key = "test_error=";
+  const auto at = r.output.rfind(key);
+  REQUIRE(at != std::string::npos);
+  const double now = std::atof(r.output.c_str() + at + key.size());
+  INFO("stored " << stored << ", evaluated now " << now);
+  CHECK(std::abs(now - stored) < 0.5e-4);  // eval prints 4 decimals: one image in 10,000 is 1e-4
+}
+
+}  // namespace
+
+TEST_CASE("Committed run files of each model kind re-evaluate to their stored test error", "[cli][results]") {
+  if (!HaveMnist()) {
+    WARN("data/mnist not present (run scripts/setup); skipping");
+    return;
+  }
+  for (const char* run : {"results/ram_mnist28/run.h5", "results/ram_mnist28/loo4.h5",
+                          "results/ram_lstm/runs/translated60-g8.h5", "results/variants/draw_screen/t60-sig0-clip1-30.h5",
+                          "results/strip5/soft-dot.h5", "results/strip5/categorical-entropy.h5"})
+    CheckReevaluates(run);
+}
+
+TEST_CASE("Every committed run file re-evaluates to its stored test error", "[cli][results][slow]") {
+  REQUIRE(HaveMnist());
+  int checked = 0;
+  for (const auto& e : std::filesystem::recursive_directory_iterator(std::string(GLIMPSE_SOURCE_DIR) + "/results")) {
+    if (e.path().extension() != ".h5") continue;
+    const std::string rel = std::filesystem::relative(e.path(), GLIMPSE_SOURCE_DIR).string();
+    if (rel.find("/local") != std::string::npos) continue;  // uncommitted local runs (.gitignore)
+    CheckReevaluates(rel);
+    ++checked;
+  }
+  CHECK(checked >= 40);
+}
