@@ -47,12 +47,16 @@ class DrawRead : public Sensor<T> {
     return {0, 0, static_cast<T>(2 * std::log(initial_sigma_)), 0, 0};
   }
 
-  void Read(const T* images, int batch, int H, int W, const T* params, T* glimpse) const override {
-    Scratch s(n_, H, W);
+  std::unique_ptr<SensorCache> MakeCache() const override { return std::make_unique<Scratch>(); }
+
+  void Read(const T* images, int batch, int H, int W, const T* params, T* glimpse, SensorCache* cache) const override {
+    std::unique_ptr<SensorCache> local;
+    Scratch& s = UseCache<Scratch>(cache, local);
+    s.Size(n_, H, W);
     for (int b = 0; b < batch; ++b) {
       const Geometry g = Decode(params + 5 * b, H, W);
-      Filters(g.gx, g.delta, g.var, W, s.fx.data(), nullptr);
-      Filters(g.gy, g.delta, g.var, H, s.fy.data(), nullptr);
+      Filters(g.gx, g.delta, g.var, W, s.fx.data(), nullptr, s.gauss);
+      Filters(g.gy, g.delta, g.var, H, s.fy.data(), nullptr, s.gauss);
       const T* x = images + static_cast<std::ptrdiff_t>(b) * H * W;
       // U (H, N) = x Fx^T; glimpse (N, N) = gamma Fy U.
       Gemm<T>(false, true, H, n_, W, T(1), x, W, s.fx.data(), W, T(0), s.u.data(), n_);
@@ -62,15 +66,15 @@ class DrawRead : public Sensor<T> {
   }
 
   void Backward(const T* images, int batch, int H, int W, const T* params, const T* dglimpse,
-                T* dparams, T* dimages) const override {
-    Scratch s(n_, H, W);
-    std::vector<T> dfx(static_cast<std::size_t>(n_) * W), dfy(static_cast<std::size_t>(n_) * H),
-        du(static_cast<std::size_t>(H) * n_), ex(static_cast<std::size_t>(n_) * W),
-        ey(static_cast<std::size_t>(n_) * H), g(static_cast<std::size_t>(n_) * n_);
+                T* dparams, T* dimages, SensorCache* cache) const override {
+    std::unique_ptr<SensorCache> local;
+    Scratch& s = UseCache<Scratch>(cache, local);
+    s.Size(n_, H, W);
+    std::vector<T>&dfx = s.dfx, &dfy = s.dfy, &du = s.du, &ex = s.ex, &ey = s.ey, &g = s.g;
     for (int b = 0; b < batch; ++b) {
       const Geometry geo = Decode(params + 5 * b, H, W);
-      Filters(geo.gx, geo.delta, geo.var, W, s.fx.data(), ex.data());
-      Filters(geo.gy, geo.delta, geo.var, H, s.fy.data(), ey.data());
+      Filters(geo.gx, geo.delta, geo.var, W, s.fx.data(), ex.data(), s.gauss);
+      Filters(geo.gy, geo.delta, geo.var, H, s.fy.data(), ey.data(), s.gauss);
       const T* x = images + static_cast<std::ptrdiff_t>(b) * H * W;
       const T* dg = dglimpse + static_cast<std::ptrdiff_t>(b) * n_ * n_;
       const T gamma = static_cast<T>(geo.gamma);
@@ -105,10 +109,19 @@ class DrawRead : public Sensor<T> {
     double gx, gy, var, delta, gamma;
     bool clamped[5];  // parameter k was outside its range: its gradient is 0
   };
-  struct Scratch {
-    std::vector<T> fx, fy, u;
-    Scratch(int n, int H, int W)
-        : fx(static_cast<std::size_t>(n) * W), fy(static_cast<std::size_t>(n) * H), u(static_cast<std::size_t>(H) * n) {}
+  // The read's working buffers (its SensorCache): filters, products and their gradients, sized for
+  // one image; nothing is carried from one batch to the next.
+  struct Scratch : SensorCache {
+    std::vector<T> fx, fy, u;              // Fx (N, W), Fy (N, H), U (H, N)
+    std::vector<T> dfx, dfy, du, ex, ey, g;  // Backward: dFx, dFy, dU, unnormalised filters, Fy U
+    std::vector<double> gauss;             // one filter row
+    void Size(int n, int H, int W) {       // allocates only when the canvas grows
+      const auto N = static_cast<std::size_t>(n);
+      for (auto* v : {&fx, &dfx, &ex}) v->resize(N * W);
+      for (auto* v : {&fy, &dfy, &ey}) v->resize(N * H);
+      for (auto* v : {&u, &du}) v->resize(static_cast<std::size_t>(H) * N);
+      g.resize(N * N);
+    }
   };
 
   // The five parameters of one read, clamped to their ranges (header comment), in pixels.
@@ -133,17 +146,17 @@ class DrawRead : public Sensor<T> {
 
   double Offset(int i) const { return (i + 1) - n_ / 2.0 - 0.5; }  // i is 0-based here
 
-  // F (N, L) rows of normalised Gaussians over L pixels; e (N, L), if given, the unnormalised ones.
+  // F (N, L) rows of normalised Gaussians over L pixels; e (N, L), if given, the unnormalised ones;
+  // g: scratch for one row.
   // Three exps per row instead of L: from the pixel nearest the centre outwards, consecutive values
   // differ by a ratio that itself changes by the constant factor exp(-1/var):
   //   g(a + 1) = g(a) r(a),  r(a) = exp(-(2 (a - mu) + 1) / (2 var)),  r(a + 1) = r(a) exp(-1/var)
   // (and mirrored downwards). Every ratio is at most 1, so nothing overflows. Values below kTiny
   // (relative to the peak, and absolutely after normalisation) become exactly 0: in float they would
   // be denormals, which made every product with the filters many times slower.
-  void Filters(double centre, double delta, double var, int L, T* F, T* e) const {
+  void Filters(double centre, double delta, double var, int L, T* F, T* e, std::vector<double>& g) const {
     const double q = std::exp(-1 / var);
     constexpr double kTiny = std::is_same_v<T, float> ? 1e-30 : 1e-280;
-    std::vector<double>& g = gauss_;
     g.resize(static_cast<std::size_t>(L));
     for (int i = 0; i < n_; ++i) {
       const double mu = centre + Offset(i) * delta;
@@ -192,7 +205,6 @@ class DrawRead : public Sensor<T> {
 
   int n_;
   double initial_sigma_;
-  mutable std::vector<double> gauss_;  // one filter row, reused
 };
 
 }  // namespace glimpse

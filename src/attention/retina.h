@@ -20,6 +20,14 @@
 
 namespace glimpse {
 
+// Summed-area tables of a prepared batch (one (H+1) x (W+1) table per image), and which batch.
+template <class T>
+struct RetinaCache : SensorCache {
+  std::vector<double> sat;
+  const T* images = nullptr;
+  int batch = 0, height = 0, width = 0;
+};
+
 template <class T>
 class Retina : public Sensor<T> {
  public:
@@ -35,13 +43,16 @@ class Retina : public Sensor<T> {
   int patch() const { return g_; }
   int scales() const { return k_; }
 
-  void Prepare(const T* images, int batch, int H, int W) const override {
-    if (k_ == 1) return;  // one scale: no block sums to speed up
+  std::unique_ptr<SensorCache> MakeCache() const override { return std::make_unique<RetinaCache<T>>(); }
+
+  void Prepare(const T* images, int batch, int H, int W, SensorCache* cache) const override {
+    if (k_ == 1 || cache == nullptr) return;  // one scale: no block sums to speed up
+    RetinaCache<T>& c = static_cast<RetinaCache<T>&>(*cache);
     const std::size_t stride = static_cast<std::size_t>(H + 1) * (W + 1);
-    sat_.resize(static_cast<std::size_t>(batch) * stride);
+    c.sat.resize(static_cast<std::size_t>(batch) * stride);
     for (int b = 0; b < batch; ++b) {
       const T* img = images + static_cast<std::ptrdiff_t>(b) * H * W;
-      double* S = sat_.data() + b * stride;
+      double* S = c.sat.data() + b * stride;
       std::fill(S, S + W + 1, 0.0);
       for (int y = 0; y < H; ++y) {
         double row = 0;
@@ -54,12 +65,14 @@ class Retina : public Sensor<T> {
         }
       }
     }
-    sat_images_ = images, sat_batch_ = batch, sat_h_ = H, sat_w_ = W;
+    c.images = images, c.batch = batch, c.height = H, c.width = W;
   }
 
-  void Read(const T* images, int batch, int H, int W, const T* loc, T* glimpse) const override {
+  // Reads from the summed-area tables when cache was prepared for these images, else the pixels.
+  void Read(const T* images, int batch, int H, int W, const T* loc, T* glimpse, SensorCache* cache) const override {
     const int D = glimpse_size();
-    const bool sat = images == sat_images_ && batch <= sat_batch_ && H == sat_h_ && W == sat_w_;
+    const RetinaCache<T>* c = static_cast<const RetinaCache<T>*>(cache);
+    const bool sat = c && images == c->images && batch <= c->batch && H == c->height && W == c->width;
     const double ux = unit_ > 0 ? unit_ : W / 2.0, uy = unit_ > 0 ? unit_ : H / 2.0;
     for (int b = 0; b < batch; ++b) {
       const T* img = images + static_cast<std::ptrdiff_t>(b) * H * W;
@@ -71,7 +84,7 @@ class Retina : public Sensor<T> {
         const int y0 = static_cast<int>(std::floor(cy - size / 2.0 + 0.5));
         T* out = glimpse + static_cast<std::ptrdiff_t>(b) * D + s * g_ * g_;
         if (sat && f > 1)
-          ReadScaleSat(sat_.data() + static_cast<std::size_t>(b) * (H + 1) * (W + 1), H, W, x0, y0, f, out);
+          ReadScaleSat(c->sat.data() + static_cast<std::size_t>(b) * (H + 1) * (W + 1), H, W, x0, y0, f, out);
         else
           ReadScale(img, H, W, x0, y0, f, out);
       }
@@ -116,10 +129,6 @@ class Retina : public Sensor<T> {
 
   int g_, k_;
   double unit_;
-  // Summed-area tables of the last prepared batch (one (H+1) x (W+1) table per image).
-  mutable std::vector<double> sat_;
-  mutable const T* sat_images_ = nullptr;
-  mutable int sat_batch_ = 0, sat_h_ = 0, sat_w_ = 0;
 };
 
 }  // namespace glimpse

@@ -5,6 +5,7 @@
 // centre); differentiable sensors (DRAW, STN) have more read parameters and a Backward.
 #pragma once
 
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -14,6 +15,13 @@
 
 namespace glimpse {
 
+// What a sensor keeps between the calls on one batch: tables it builds from the images (Prepare)
+// and its scratch. The caller owns it (the model's rollout), so a sensor holds no state of its own
+// and one sensor may serve several rollouts. Each sensor derives its own kind (see UseCache).
+struct SensorCache {
+  virtual ~SensorCache() = default;
+};
+
 template <class T>
 class Sensor {
  public:
@@ -21,12 +29,16 @@ class Sensor {
   virtual std::string name() const = 0;
   virtual int param_size() const = 0;    // P
   virtual int glimpse_size() const = 0;  // D
-  // Called once per batch of images before its Reads (T of them per episode), so a sensor can
-  // precompute per-image tables. Read must also be correct without it.
-  virtual void Prepare(const T* /*images*/, int /*batch*/, int /*height*/, int /*width*/) const {}
+  // A new, empty cache of this sensor's kind, or null when it needs none. Made once by the caller.
+  virtual std::unique_ptr<SensorCache> MakeCache() const { return nullptr; }
+  // Called once per batch of images before its Reads (T of them per episode): fills cache (from
+  // MakeCache) with per-image tables. Read and Backward must also be correct without it, and with a
+  // null cache (they then use a temporary one).
+  virtual void Prepare(const T* /*images*/, int /*batch*/, int /*height*/, int /*width*/,
+                       SensorCache* /*cache*/) const {}
   // images (B, H, W) row-major, params (B, P) -> glimpse (B, D). Overwrites glimpse.
-  virtual void Read(const T* images, int batch, int height, int width, const T* params,
-                    T* glimpse) const = 0;
+  virtual void Read(const T* images, int batch, int height, int width, const T* params, T* glimpse,
+                    SensorCache* cache) const = 0;
 
   // Differentiable sensors (an attention kind without a policy: src/attention/attentions.h) learn
   // their read parameters by backpropagation: given dglimpse (B, D), Backward writes dparams (B, P)
@@ -38,10 +50,17 @@ class Sensor {
   // Read parameters the read network should start from (its bias; weights start at zero), or empty.
   virtual std::vector<T> InitialParams() const { return {}; }
   virtual void Backward(const T* /*images*/, int /*batch*/, int /*height*/, int /*width*/,
-                        const T* /*params*/, const T* /*dglimpse*/, T* /*dparams*/,
-                        T* /*dimages*/) const {
+                        const T* /*params*/, const T* /*dglimpse*/, T* /*dparams*/, T* /*dimages*/,
+                        SensorCache* /*cache*/) const {
     throw std::logic_error(name() + " is not differentiable: its read parameters are learned by REINFORCE");
   }
 };
+
+// The sensor's own cache type C behind `cache`, or a temporary one in `local` when cache is null.
+template <class C>
+C& UseCache(SensorCache* cache, std::unique_ptr<SensorCache>& local) {
+  if (cache == nullptr) local = std::make_unique<C>(), cache = local.get();
+  return static_cast<C&>(*cache);
+}
 
 }  // namespace glimpse

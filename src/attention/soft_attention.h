@@ -24,10 +24,20 @@
 
 namespace glimpse {
 
+// Per prepared batch: features (B, K, d) and keys (B, K, a), which batch they are of; and scratch.
+template <class T>
+struct SoftAttentionCache : SensorCache {
+  std::vector<T> feats, keys;
+  std::vector<T> u, dkeys, dfeats;  // tanh(k + q) of one image; backward gradients
+  const T* images = nullptr;
+  int batch = 0, height = 0, width = 0;
+};
+
 template <class T>
 class SoftAttention : public Sensor<T> {
  public:
   using Score = ScoreKind;
+  using Cache = SoftAttentionCache<T>;
 
   SoftAttention(int grid, int patch, int att_dim, Score score, bool gate)
       : n_(grid), g_(patch), a_(att_dim), score_(score), gate_(gate) {
@@ -50,48 +60,37 @@ class SoftAttention : public Sensor<T> {
     if (v_ >= 0) store_->InitUniform(v_, static_cast<T>(1.0 / std::sqrt(a_)), rng);
   }
 
-  // Crops every cell's feature and projects all keys with one product.
-  void Prepare(const T* images, int batch, int H, int W) const override {
-    Check(store_ != nullptr, "soft attention used before RegisterParams");
-    const int K = cells(), d = g_ * g_;
-    feats_.assign(static_cast<std::size_t>(batch) * K * d, T(0));
-    for (int b = 0; b < batch; ++b)
-      for (int k = 0; k < K; ++k) {
-        int x0, y0;
-        Corner(k, H, W, x0, y0);
-        T* f = feats_.data() + (static_cast<std::size_t>(b) * K + k) * d;
-        const T* img = images + static_cast<std::ptrdiff_t>(b) * H * W;
-        for (int i = 0; i < g_; ++i)
-          for (int j = 0; j < g_; ++j) {
-            const int y = y0 + i, x = x0 + j;
-            if (y >= 0 && y < H && x >= 0 && x < W) f[i * g_ + j] = img[y * W + x];
-          }
-      }
-    keys_.resize(static_cast<std::size_t>(batch) * K * a_);
-    Gemm<T>(false, true, batch * K, a_, d, T(1), feats_.data(), d, store_->value(wk_), d, T(0), keys_.data(), a_);
-    prepared_ = images, prepared_batch_ = batch, prepared_h_ = H, prepared_w_ = W;
+  std::unique_ptr<SensorCache> MakeCache() const override { return std::make_unique<Cache>(); }
+
+  void Prepare(const T* images, int batch, int H, int W, SensorCache* cache) const override {
+    if (cache) Fill(images, batch, H, W, static_cast<Cache&>(*cache));
   }
 
-  void Read(const T* images, int batch, int H, int W, const T* params, T* glimpse) const override {
-    Ensure(images, batch, H, W);
+  void Read(const T* images, int batch, int H, int W, const T* params, T* glimpse, SensorCache* cache) const override {
+    std::unique_ptr<SensorCache> local;
+    Cache& c = UseCache<Cache>(cache, local);
+    Ensure(images, batch, H, W, c);
     std::vector<double> e(cells()), alpha(cells());
     for (int b = 0; b < batch; ++b) {
       const T* p = params + static_cast<std::ptrdiff_t>(b) * (a_ + 1);
-      Attend(b, p, e, alpha);
+      Attend(b, p, e, alpha, c);
       const double beta = gate_ ? 1 / (1 + std::exp(-static_cast<double>(p[a_]))) : 1.0;
       T* out = glimpse + static_cast<std::ptrdiff_t>(b) * g_ * g_;
-      Context(b, alpha, beta, out);
+      Context(b, alpha, beta, out, c);
     }
   }
 
   void Backward(const T* images, int batch, int H, int W, const T* params, const T* dglimpse, T* dparams,
-                T* dimages) const override {
-    Ensure(images, batch, H, W);
+                T* dimages, SensorCache* cache) const override {
+    std::unique_ptr<SensorCache> local;
+    Cache& c = UseCache<Cache>(cache, local);
+    Ensure(images, batch, H, W, c);
     const int K = cells(), d = g_ * g_;
     std::vector<double> e(K), alpha(K), dalpha(K), de(K);
     std::vector<T> ctx(d);
-    std::vector<T>& dkeys = dkeys_;
-    std::vector<T>& dfeats = dfeats_;
+    std::vector<T>& dkeys = c.dkeys;
+    std::vector<T>& dfeats = c.dfeats;
+    const std::vector<T>& feats = c.feats;
     dkeys.assign(static_cast<std::size_t>(batch) * K * a_, T(0));
     dfeats.assign(static_cast<std::size_t>(batch) * K * d, T(0));
     const T* Wk = store_->value(wk_);
@@ -102,9 +101,9 @@ class SoftAttention : public Sensor<T> {
       T* dp = dparams + static_cast<std::ptrdiff_t>(b) * (a_ + 1);
       std::fill(dp, dp + a_ + 1, T(0));
       const T* dg = dglimpse + static_cast<std::ptrdiff_t>(b) * d;
-      Attend(b, p, e, alpha);
-      const T* F = feats_.data() + static_cast<std::size_t>(b) * K * d;
-      Context(b, alpha, 1.0, ctx.data());
+      Attend(b, p, e, alpha, c);
+      const T* F = feats.data() + static_cast<std::size_t>(b) * K * d;
+      Context(b, alpha, 1.0, ctx.data(), c);
       const double beta = gate_ ? 1 / (1 + std::exp(-static_cast<double>(p[a_]))) : 1.0;
       if (gate_) {
         double dbeta = 0;
@@ -126,11 +125,11 @@ class SoftAttention : public Sensor<T> {
         dot += alpha[k] * dalpha[k];
       }
       for (int k = 0; k < K; ++k) de[k] = alpha[k] * (dalpha[k] - dot);  // through the softmax
-      ScoresBackward(score_, keys_.data() + static_cast<std::size_t>(b) * K * a_, K, p, v, a_, de.data(), u_,
+      ScoresBackward(score_, c.keys.data() + static_cast<std::size_t>(b) * K * a_, K, p, v, a_, de.data(), c.u,
                      dkeys.data() + static_cast<std::size_t>(b) * K * a_, dp, dv);
     }
     // Keys K = F Wk^T: dWk += dK^T F; dF += dK Wk.
-    Gemm<T>(true, false, a_, d, batch * K, T(1), dkeys.data(), a_, feats_.data(), d, T(1), store_->grad(wk_), d);
+    Gemm<T>(true, false, a_, d, batch * K, T(1), dkeys.data(), a_, feats.data(), d, T(1), store_->grad(wk_), d);
     Gemm<T>(false, false, batch * K, d, a_, T(1), dkeys.data(), a_, Wk, d, T(1), dfeats.data(), d);
     if (dimages) {
       for (int b = 0; b < batch; ++b)
@@ -157,25 +156,47 @@ class SoftAttention : public Sensor<T> {
     y0 = static_cast<int>(std::floor(cy - g_ / 2.0 + 0.5));
   }
 
-  void Ensure(const T* images, int batch, int H, int W) const {
-    if (images != prepared_ || batch > prepared_batch_ || H != prepared_h_ || W != prepared_w_)
-      Prepare(images, batch, H, W);
+  // Crops every cell's feature of the batch into c and projects all keys with one product.
+  void Fill(const T* images, int batch, int H, int W, Cache& c) const {
+    Check(store_ != nullptr, "soft attention used before RegisterParams");
+    const int K = cells(), d = g_ * g_;
+    c.feats.assign(static_cast<std::size_t>(batch) * K * d, T(0));
+    for (int b = 0; b < batch; ++b)
+      for (int k = 0; k < K; ++k) {
+        int x0, y0;
+        Corner(k, H, W, x0, y0);
+        T* f = c.feats.data() + (static_cast<std::size_t>(b) * K + k) * d;
+        const T* img = images + static_cast<std::ptrdiff_t>(b) * H * W;
+        for (int i = 0; i < g_; ++i)
+          for (int j = 0; j < g_; ++j) {
+            const int y = y0 + i, x = x0 + j;
+            if (y >= 0 && y < H && x >= 0 && x < W) f[i * g_ + j] = img[y * W + x];
+          }
+      }
+    c.keys.resize(static_cast<std::size_t>(batch) * K * a_);
+    Gemm<T>(false, true, batch * K, a_, d, T(1), c.feats.data(), d, store_->value(wk_), d, T(0), c.keys.data(), a_);
+    c.images = images, c.batch = batch, c.height = H, c.width = W;
   }
 
-  // Scores e and weights alpha of image b for read parameters p (leaves u_ for ScoresBackward).
-  void Attend(int b, const T* q, std::vector<double>& e, std::vector<double>& alpha) const {
+  // Prepares c for these images unless it already holds them.
+  void Ensure(const T* images, int batch, int H, int W, Cache& c) const {
+    if (images != c.images || batch > c.batch || H != c.height || W != c.width) Fill(images, batch, H, W, c);
+  }
+
+  // Scores e and weights alpha of image b for read parameters p (leaves c.u for ScoresBackward).
+  void Attend(int b, const T* q, std::vector<double>& e, std::vector<double>& alpha, Cache& c) const {
     const int K = cells();
     const T* v = v_ >= 0 ? store_->value(v_) : nullptr;
-    Scores(score_, keys_.data() + static_cast<std::size_t>(b) * K * a_, K, q, v, a_, e.data(), u_);
+    Scores(score_, c.keys.data() + static_cast<std::size_t>(b) * K * a_, K, q, v, a_, e.data(), c.u);
     const double m = *std::max_element(e.begin(), e.end());
     double z = 0;
     for (int k = 0; k < K; ++k) z += (alpha[k] = std::exp(e[k] - m));
     for (int k = 0; k < K; ++k) alpha[k] /= z;
   }
 
-  void Context(int b, const std::vector<double>& alpha, double beta, T* out) const {
+  void Context(int b, const std::vector<double>& alpha, double beta, T* out, const Cache& c) const {
     const int K = cells(), d = g_ * g_;
-    const T* F = feats_.data() + static_cast<std::size_t>(b) * K * d;
+    const T* F = c.feats.data() + static_cast<std::size_t>(b) * K * d;
     std::fill(out, out + d, T(0));
     for (int k = 0; k < K; ++k) {
       const T w = static_cast<T>(beta * alpha[k]);
@@ -189,11 +210,6 @@ class SoftAttention : public Sensor<T> {
   bool gate_;
   ParamStore<T>* store_ = nullptr;
   ParamId wk_ = -1, v_ = -1;
-  // Per prepared batch: features (B, K, d) and keys (B, K, a).
-  mutable std::vector<T> feats_, keys_;
-  mutable std::vector<T> u_, dkeys_, dfeats_;  // scratch: tanh(k + q) of one image; backward gradients
-  mutable const T* prepared_ = nullptr;
-  mutable int prepared_batch_ = 0, prepared_h_ = 0, prepared_w_ = 0;
 };
 
 }  // namespace glimpse

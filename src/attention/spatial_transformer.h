@@ -35,12 +35,12 @@ class SpatialTransformer : public Sensor<T> {
     return mode_ == Mode::kAffine ? std::vector<T>{1, 0, 0, 0, 1, 0} : std::vector<T>{1, 0, 0};
   }
 
-  void Read(const T* images, int batch, int H, int W, const T* params, T* glimpse) const override {
+  void Read(const T* images, int batch, int H, int W, const T* params, T* glimpse, SensorCache*) const override {
     Run(images, batch, H, W, params, glimpse, nullptr, nullptr, nullptr);
   }
 
   void Backward(const T* images, int batch, int H, int W, const T* params, const T* dglimpse,
-                T* dparams, T* dimages) const override {
+                T* dparams, T* dimages, SensorCache*) const override {
     Run(images, batch, H, W, params, nullptr, dglimpse, dparams, dimages);
   }
 

@@ -60,6 +60,7 @@ double BenchSensors(int batch, int patch) {
     store.Allocate();
     Rng init(1, "init");
     sensor->InitParams(init);
+    const std::unique_ptr<SensorCache> cache = sensor->MakeCache();  // as a rollout holds it
     std::cout << std::left << std::setw(24) << (kind.name + " (" + sensor->name() + ")");
     for (int C : {28, 60, 100, 200}) {
       std::vector<float> images(static_cast<std::size_t>(batch) * C * C), dimages(images.size());
@@ -73,8 +74,8 @@ double BenchSensors(int batch, int patch) {
       const int reps = 20;
       auto t0 = std::chrono::steady_clock::now();
       for (int r = 0; r < reps; ++r) {
-        sensor->Prepare(images.data(), batch, C, C);
-        sensor->Read(images.data(), batch, C, C, params.data(), out.data());
+        sensor->Prepare(images.data(), batch, C, C, cache.get());
+        sensor->Read(images.data(), batch, C, C, params.data(), out.data(), cache.get());
       }
       const double read_us = 1e6 * Seconds(t0, std::chrono::steady_clock::now()) / reps;
       if (kind.hard() && C == 60 && retina60 == 0) retina60 = batch / (read_us * 1e-6);
@@ -83,8 +84,9 @@ double BenchSensors(int batch, int patch) {
       if (!kind.hard()) {
         t0 = std::chrono::steady_clock::now();
         for (int r = 0; r < reps; ++r) {
-          sensor->Read(images.data(), batch, C, C, params.data(), out.data());
-          sensor->Backward(images.data(), batch, C, C, params.data(), out.data(), dparams.data(), dimages.data());
+          sensor->Read(images.data(), batch, C, C, params.data(), out.data(), cache.get());
+          sensor->Backward(images.data(), batch, C, C, params.data(), out.data(), dparams.data(), dimages.data(),
+                           cache.get());
         }
         cell << " / " << 1e6 * Seconds(t0, std::chrono::steady_clock::now()) / reps;
       }

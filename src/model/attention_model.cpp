@@ -119,7 +119,9 @@ void AttentionModel<T>::ForwardDrawn(const T* images, int rows, int height, int 
     sensor_call();
     *sensor_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   };
-  timed([&] { sensor_->Prepare(images, rows, height, width); });
+  if (r.sensor.of != sensor_.get())  // once per rollout and sensor
+    r.sensor.cache = sensor_->MakeCache(), r.sensor.of = sensor_.get();
+  timed([&] { sensor_->Prepare(images, rows, height, width, r.sensor.cache.get()); });
   const std::size_t nP = static_cast<std::size_t>(rows) * P_;
   for (int t = 1; t <= spec_.steps; ++t) {
     T* head = r.block(r.head, t);
@@ -147,7 +149,7 @@ void AttentionModel<T>::ForwardDrawn(const T* images, int rows, int height, int 
       }
       for (std::size_t i = 0; i < nP; ++i) read[i] = std::clamp(loc[i], T(-1), T(1));
     }
-    timed([&] { sensor_->Read(images, rows, height, width, read, r.block(r.x, t)); });
+    timed([&] { sensor_->Read(images, rows, height, width, read, r.block(r.x, t), r.sensor.cache.get()); });
     glimpse_.Forward(r.block(r.x, t), read, rows, r.block(r.hg, t), r.block(r.hl, t), r.block(r.g, t));
     core_->Step(t, r.block(r.g, t), r.core);
   }
@@ -198,7 +200,8 @@ void AttentionModel<T>::BackwardThroughReads(Rollout<T>& r) const {
     glimpse_.Backward(r.block(r.x, t), r.block(r.read, t), r.block(r.hg, t), r.block(r.hl, t), r.block(r.g, t),
                       dg, N, r.block(r.dhg, t), r.block(r.dhl, t), r.block(r.dx, t), dp);
     // ... and through the read itself.
-    sensor_->Backward(r.images, N, r.height, r.width, r.block(r.read, t), r.block(r.dx, t), r.dread.data(), nullptr);
+    sensor_->Backward(r.images, N, r.height, r.width, r.block(r.read, t), r.block(r.dx, t), r.dread.data(), nullptr,
+                      r.sensor.cache.get());
     const std::size_t nP = static_cast<std::size_t>(N) * P_;
     for (std::size_t i = 0; i < nP; ++i) dp[i] += r.dread.data()[i];
     if (t > 1) location_.BackwardInput(dp, N, r.dH.data() + (t - 1) * N * H, /*accumulate=*/true);

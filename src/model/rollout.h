@@ -3,12 +3,29 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
+#include "src/attention/sensor.h"
 #include "src/model/core_network.h"
 #include "src/rl/trace.h"
 
 namespace glimpse {
+
+// A rollout's sensor cache (Sensor::MakeCache) and the sensor that made it. A copy starts empty:
+// its sensor makes a fresh cache the first time it runs on the copy.
+struct SensorCacheSlot {
+  std::unique_ptr<SensorCache> cache;
+  const void* of = nullptr;  // the sensor that made `cache`
+  SensorCacheSlot() = default;
+  SensorCacheSlot(const SensorCacheSlot&) {}
+  SensorCacheSlot& operator=(const SensorCacheSlot&) {
+    cache.reset(), of = nullptr;
+    return *this;
+  }
+  SensorCacheSlot(SensorCacheSlot&&) = default;
+  SensorCacheSlot& operator=(SensorCacheSlot&&) = default;
+};
 
 // The policy's trace (head, loc, choice, baseline, logits, steps, rows) and the loss's signals
 // (probs, dlogits, dpre, dbaseline) are the rl types it derives from; the rest is the model's own.
@@ -36,6 +53,7 @@ struct Rollout : PolicyTrace<T>, LossSignals<T> {
   int height = 0, width = 0;
   Mat<T> dx;         // (T N, D)
   Mat<T> dread;      // (N, P)
+  SensorCacheSlot sensor;  // the sensor's tables for this batch and its scratch (Sensor::Prepare)
 
   T* block(Mat<T>& m, int t) { return m.data() + static_cast<Index>(t - 1) * rows * m.shape(1); }
   const T* block(const Mat<T>& m, int t) const {

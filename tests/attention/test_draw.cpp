@@ -19,12 +19,12 @@ TEST_CASE("DRAW read with a tiny sigma and stride 1 is a crop", "[attention][dra
   // Columns 5..8 and rows 3..6: centres gx = 6.5, gy = 4.5; delta = 1; gamma = 1.
   const double p[5] = {6.5 / 6.5 - 1, 4.5 / 6.5 - 1, std::log(1e-3), std::log(3.0 / 11.0), 0.0};
   std::vector<double> g(N * N);
-  draw.Read(im.data(), 1, H, W, p, g.data());
+  draw.Read(im.data(), 1, H, W, p, g.data(), nullptr);
   for (int i = 0; i < N; ++i)
     for (int j = 0; j < N; ++j) CHECK(g[i * N + j] == Approx((3 + i) * W + (5 + j)).margin(1e-9));
   // gamma scales the glimpse.
   const double p2[5] = {p[0], p[1], p[2], p[3], std::log(0.5)};
-  draw.Read(im.data(), 1, H, W, p2, g.data());
+  draw.Read(im.data(), 1, H, W, p2, g.data(), nullptr);
   CHECK(g[0] == Approx(0.5 * (3 * W + 5)));
 }
 
@@ -39,11 +39,11 @@ TEST_CASE("DRAW read gradients match finite differences (parameters and image)",
                          -0.3, 0.25, std::log(0.8), std::log(1.1), std::log(0.7)};
   std::copy(p0, p0 + 10, params.begin());
   auto loss = [&] {
-    draw.Read(im.data(), B, H, W, params.data(), g.data());
+    draw.Read(im.data(), B, H, W, params.data(), g.data(), nullptr);
     return Dot(w.data(), g.data(), g.size());
   };
   std::vector<double> dparams(B * 5), dimages(B * H * W, 0.0);
-  draw.Backward(im.data(), B, H, W, params.data(), w.data(), dparams.data(), dimages.data());
+  draw.Backward(im.data(), B, H, W, params.data(), w.data(), dparams.data(), dimages.data(), nullptr);
   std::string where;
   CHECK(MaxGradError(loss, params.data(), dparams.data(), params.size(), 1e-5, &where) < 1e-6);
   INFO(where);
@@ -64,7 +64,7 @@ TEST_CASE("DRAW's initial sigma decides whether the first read sees a stroke bet
     const std::vector<double> p = draw.InitialParams();
     CHECK(p[2] == Approx(2 * std::log(sigma)));  // log sigma^2
     std::vector<double> g(N * N);
-    draw.Read(im.data(), 1, H, W, p.data(), g.data());
+    draw.Read(im.data(), 1, H, W, p.data(), g.data(), nullptr);
     return *std::max_element(g.begin(), g.end());
   };
   CHECK(peak(1.0) < 1e-3);  // DRAW's zero bias: point samples that miss the stroke
@@ -89,8 +89,8 @@ TEST_CASE("DRAW read parameters far outside their ranges give finite reads and z
   }
   std::vector<float> g(static_cast<std::size_t>(B) * N * N), dg(g.size(), 1.0f), dparams(params.size());
   std::vector<float> dimages(images.size(), 0.0f);
-  draw.Read(images.data(), B, H, W, params.data(), g.data());
-  draw.Backward(images.data(), B, H, W, params.data(), dg.data(), dparams.data(), dimages.data());
+  draw.Read(images.data(), B, H, W, params.data(), g.data(), nullptr);
+  draw.Backward(images.data(), B, H, W, params.data(), dg.data(), dparams.data(), dimages.data(), nullptr);
   for (float v : g) CHECK(std::isfinite(v));
   for (float v : dimages) CHECK(std::isfinite(v));
   for (float v : dparams) CHECK(std::isfinite(v));
@@ -100,7 +100,7 @@ TEST_CASE("DRAW read parameters far outside their ranges give finite reads and z
   // Beyond a bound the read is the read at the bound (here a variance just inside it).
   std::vector<float> a(N * N), b2(N * N);
   const float p_in[5] = {0, 0, std::log(1e-4f) + 1e-3f, 0, 0}, p_out[5] = {0, 0, -300, 0, 0};
-  draw.Read(im.data(), 1, H, W, p_in, a.data());
-  draw.Read(im.data(), 1, H, W, p_out, b2.data());
+  draw.Read(im.data(), 1, H, W, p_in, a.data(), nullptr);
+  draw.Read(im.data(), 1, H, W, p_out, b2.data(), nullptr);
   for (int i = 0; i < N * N; ++i) CHECK(a[i] == Approx(b2[i]).margin(1e-4));
 }

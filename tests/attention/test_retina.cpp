@@ -19,7 +19,7 @@ TEST_CASE("Retina reads a centred patch exactly", "[attention][retina]") {
   const auto im = Ramp();
   const double loc[2] = {0, 0};  // centre (4, 4): patch rows/cols 3..4
   double g[4];
-  r.Read(im.data(), 1, 8, 8, loc, g);
+  r.Read(im.data(), 1, 8, 8, loc, g, nullptr);
   CHECK(g[0] == 27);
   CHECK(g[1] == 28);
   CHECK(g[2] == 35);
@@ -32,7 +32,7 @@ TEST_CASE("Retina scales double in width and are averaged down", "[attention][re
   const auto im = Ramp();
   const double loc[2] = {0, 0};
   double g[8];
-  r.Read(im.data(), 1, 8, 8, loc, g);
+  r.Read(im.data(), 1, 8, 8, loc, g, nullptr);
   // Scale 2 covers rows/cols 2..5 in 2x2 blocks: mean of {18, 19, 26, 27} = 22.5, etc.
   CHECK(g[4] == Approx(22.5));
   CHECK(g[5] == Approx(24.5));
@@ -45,19 +45,19 @@ TEST_CASE("Retina maps (-1, -1) to the top-left corner and reads zeros outside",
   const auto im = Ramp();
   const double loc[2] = {-1, -1};  // centre (0, 0): patch rows/cols -1..0
   double g[4];
-  r.Read(im.data(), 1, 8, 8, loc, g);
+  r.Read(im.data(), 1, 8, 8, loc, g, nullptr);
   CHECK(g[0] == 0);
   CHECK(g[1] == 0);
   CHECK(g[2] == 0);
   CHECK(g[3] == 0);  // pixel (0, 0) = 0 too
   const double loc2[2] = {0.5, -0.5};  // centre x = 6, y = 2: rows 1..2, cols 5..6
-  r.Read(im.data(), 1, 8, 8, loc2, g);
+  r.Read(im.data(), 1, 8, 8, loc2, g, nullptr);
   CHECK(g[0] == 13);
   CHECK(g[3] == 22);
   // unit_pixels = 2: x = 1 moves the centre by 2 pixels.
   const Retina<double> r2(2, 1, 2.0);
   const double loc3[2] = {1, 0};
-  r2.Read(im.data(), 1, 8, 8, loc3, g);
+  r2.Read(im.data(), 1, 8, 8, loc3, g, nullptr);
   CHECK(g[0] == 8 * 3 + 5);
 }
 
@@ -67,7 +67,7 @@ TEST_CASE("Retina reads a batch image by image", "[attention][retina]") {
   for (int i = 0; i < 128; ++i) im[i] = static_cast<float>(i % 64) * (i < 64 ? 1 : 2);
   const float loc[4] = {0.1f, -0.3f, 0.1f, -0.3f};
   std::vector<float> g(2 * r.glimpse_size());
-  r.Read(im.data(), 2, 8, 8, loc, g.data());
+  r.Read(im.data(), 2, 8, 8, loc, g.data(), nullptr);
   for (int d = 0; d < r.glimpse_size(); ++d) CHECK(g[r.glimpse_size() + d] == Approx(2 * g[d]));
 }
 
@@ -86,9 +86,10 @@ TEST_CASE("Retina reads the same with and without its summed-area tables", "[att
   for (int trial = 0; trial < 50; ++trial) {
     for (auto& l : loc) l = rng.Uniform(-1.3, 1.3);  // partly outside the image
     const Retina<double> plain(5, 3);                 // never prepared: the direct path
-    plain.Read(im.data(), 3, 30, 30, loc.data(), direct.data());
-    r.Prepare(im.data(), 3, 30, 30);
-    r.Read(im.data(), 3, 30, 30, loc.data(), fast.data());
+    plain.Read(im.data(), 3, 30, 30, loc.data(), direct.data(), nullptr);
+    const auto cache = r.MakeCache();  // prepared: the summed-area path
+    r.Prepare(im.data(), 3, 30, 30, cache.get());
+    r.Read(im.data(), 3, 30, 30, loc.data(), fast.data(), cache.get());
     for (std::size_t i = 0; i < fast.size(); ++i) REQUIRE(fast[i] == Approx(direct[i]).margin(1e-12));
   }
 }

@@ -24,13 +24,13 @@ TEST_CASE("Soft attention: gradients for every score, gated or not", "[attention
       FillRandom(params.data(), params.size(), rng);
       FillRandom(w.data(), w.size(), rng);
       auto loss = [&] {
-        soft.Prepare(im.data(), B, H, W);  // keys depend on Wk and the image
-        soft.Read(im.data(), B, H, W, params.data(), out.data());
+        soft.Prepare(im.data(), B, H, W, nullptr);  // keys depend on Wk and the image
+        soft.Read(im.data(), B, H, W, params.data(), out.data(), nullptr);
         return Dot(w.data(), out.data(), out.size());
       };
       loss();
       store.ZeroGrad();
-      soft.Backward(im.data(), B, H, W, params.data(), w.data(), dparams.data(), dimages.data());
+      soft.Backward(im.data(), B, H, W, params.data(), w.data(), dparams.data(), dimages.data(), nullptr);
       std::string where;
       CHECK(MaxGradError(loss, params.data(), dparams.data(), params.size(), 1e-5, &where) < 1e-6);
       INFO(where);
@@ -52,7 +52,7 @@ TEST_CASE("Soft attention with one dominant score reads that cell's crop", "[att
   for (int i = 0; i < 16; ++i) im[i] = i;
   const double q[2] = {100.0, 0.0};  // a huge query: softmax picks the largest key, cell 3
   std::vector<double> g(4);
-  soft.Read(im.data(), 1, 4, 4, q, g.data());
+  soft.Read(im.data(), 1, 4, 4, q, g.data(), nullptr);
   // Cell 3 (bottom-right) is centred at (3, 3): its 2 x 2 crop is rows/cols 2..3.
   CHECK(g[0] == Approx(10).margin(1e-9));
   CHECK(g[3] == Approx(15).margin(1e-9));

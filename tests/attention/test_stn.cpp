@@ -16,20 +16,20 @@ TEST_CASE("Spatial transformer: the identity transform reproduces the image", "[
     const SpatialTransformer<double> stn(7, 1, mode);
     const auto id = stn.Identity();
     std::vector<double> g(49);
-    stn.Read(im.data(), 1, H, W, id.data(), g.data());
+    stn.Read(im.data(), 1, H, W, id.data(), g.data(), nullptr);
     for (int i = 0; i < 49; ++i) CHECK(g[i] == Approx(im[i]).margin(1e-12));
   }
   // Resampled to 4 x 4, the identity keeps the image's corners.
   const SpatialTransformer<double> small(4, 1, SpatialTransformer<double>::Mode::kScaleTranslation);
   std::vector<double> g(16);
   const double id[3] = {1, 0, 0};
-  small.Read(im.data(), 1, H, W, id, g.data());
+  small.Read(im.data(), 1, H, W, id, g.data(), nullptr);
   CHECK(g[0] == Approx(im[0]));
   CHECK(g[15] == Approx(im[48]));
   // Half scale, shifted right by one pixel: the first sample is at x = (-0.5 + 1/3 + 1) * 3 = 2.5,
   // y = (-0.5 + 1) * 3 = 1.5, the mean of four pixels.
   const double shifted[3] = {0.5, 2.0 / 6, 0};
-  small.Read(im.data(), 1, H, W, shifted, g.data());
+  small.Read(im.data(), 1, H, W, shifted, g.data(), nullptr);
   CHECK(g[0] == Approx(0.25 * (im[1 * 7 + 2] + im[1 * 7 + 3] + im[2 * 7 + 2] + im[2 * 7 + 3])));
 }
 
@@ -47,10 +47,10 @@ TEST_CASE("Spatial transformer gradients match finite differences", "[attention]
     params[0] = 0.63, params[P] = 0.71;
     FillRandom(w.data(), w.size(), rng);
     auto loss = [&] {
-      stn.Read(im.data(), B, H, W, params.data(), out.data());
+      stn.Read(im.data(), B, H, W, params.data(), out.data(), nullptr);
       return Dot(w.data(), out.data(), out.size());
     };
-    stn.Backward(im.data(), B, H, W, params.data(), w.data(), dparams.data(), dimages.data());
+    stn.Backward(im.data(), B, H, W, params.data(), w.data(), dparams.data(), dimages.data(), nullptr);
     std::string where;
     CHECK(MaxGradError(loss, params.data(), dparams.data(), params.size(), 1e-6, &where) < 1e-6);
     INFO(where);
