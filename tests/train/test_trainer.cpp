@@ -5,6 +5,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include "src/attention/attentions.h"
+#include "src/rl/baseline.h"
 #include "src/train/checkpoint.h"
 #include "src/train/trainer.h"
 #include "tests/cli/cli_helpers.h"
@@ -226,17 +228,22 @@ TEST_CASE("Evaluation with M > 1 samples is reproducible and M = 1 uses the poli
 }
 
 TEST_CASE("Every estimator trains; diagnostics land in /diagnostics", "[train][estimator]") {
+  // Every registered hard attention with every registered baseline, the other estimator options
+  // (reward normalisation, entropy bonus, semi-sampling) switched on in turn.
   struct Variant {
     std::string attention, baseline;
     int samples;
     bool reward_norm;
     double entropy, semi;
   };
-  const std::vector<Variant> variants = {
-      {"gaussian", "none", 1, false, 0, 0},      {"gaussian", "average", 1, true, 0, 0},
-      {"gaussian", "loo", 3, false, 0, 0},       {"categorical", "learned", 1, false, 0.002, 0.5},
-      {"categorical", "average", 2, true, 0.01, 0}, {"categorical", "loo", 2, false, 0, 0},
-  };
+  std::vector<Variant> variants;
+  for (const auto& a : Attentions<float>())
+    for (const BaselineKind& b : Baselines())
+      if (a.hard()) {
+        const int i = static_cast<int>(variants.size());
+        variants.push_back({a.name, b.name, 2 + i % 2, i % 2 == 1, i % 3 == 0 ? 0.01 : 0.0, i % 4 == 3 ? 0.5 : 0.0});
+      }
+  REQUIRE(variants.size() >= 8);
   for (const auto& v : variants) {
     INFO(v.attention << " " << v.baseline);
     ExperimentConfig cfg = SmallConfig();
@@ -308,7 +315,9 @@ TEST_CASE("The first losses of a fixed-seed run are pinned (speed work must not 
 }
 
 TEST_CASE("Differentiable attention trains end to end and logs its read parameters", "[train][differentiable]") {
-  for (const std::string kind : {"draw", "stn", "soft"}) {
+  for (const auto& registered : Attentions<float>()) {
+    if (registered.hard()) continue;
+    const std::string kind = registered.name;
     INFO(kind);
     ExperimentConfig cfg = SmallConfig();
     cfg.epochs = 1;
@@ -333,7 +342,8 @@ TEST_CASE("Differentiable attention trains end to end and logs its read paramete
     const RunFile f(path, RunFile::Mode::kReadOnly);
     std::vector<std::size_t> shape;
     f.ReadArray<float>("/trajectories/read_params", &shape);
-    CHECK(shape == std::vector<std::size_t>{1, 4, 2, static_cast<std::size_t>(kind == "draw" ? 5 : kind == "stn" ? 6 : 9)});
+    const auto P = static_cast<std::size_t>(registered.make(cfg, 28, 28)->param_size());
+    CHECK(shape == std::vector<std::size_t>{1, 4, 2, P});
     for (double l : f.ReadSeries("/train", "loss")) CHECK(std::isfinite(l));
   }
   ExperimentConfig bad = SmallConfig();
