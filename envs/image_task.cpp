@@ -124,7 +124,7 @@ TaskKind ImageTaskKind(const TaskSpec& spec, const char* help) {
   k.name = spec.name;
   k.help = help;
   k.height = k.width = spec.canvas;
-  k.learner = "image";
+  k.agent = "image";
   k.make = [spec](const DigitDataset& data, std::uint64_t seed) { return std::make_unique<ImageTask>(spec, data, seed); };
   return k;
 }

@@ -89,7 +89,7 @@ TaskKind Strip5Kind() {
   k.height = Strip5Task::kDigit;
   k.width = Strip5Task::kDigit * StripSample::kSlots;
   k.classes = StripSample::kAnswers;
-  k.learner = "query";
+  k.agent = "query";
   // strip5's item attention reads whole slots; it has two modes of its own, named as the
   // attentions they mirror.
   k.validate = [](const ExperimentConfig& c) {

@@ -70,7 +70,7 @@ int RunSummarize(int argc, char** argv) {
               << " | " << std::fixed << std::setprecision(0) << n_img << " | " << rate << " | "
               << std::scientific << std::setprecision(2) << MeanOf(gv) << " | " << std::fixed
               << std::setprecision(3) << MeanOf(snr) << " | " << f.Attributes("/")["parameters"] << " |";
-    // Further metrics a learner logs (strip5: test_peak), as "name value".
+    // Further metrics an agent logs (strip5: test_peak), as "name value".
     std::string other;
     if (f.SeriesLength("/eval"))
       for (const auto& name : f.SeriesNames("/eval")) {

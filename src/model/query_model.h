@@ -37,7 +37,7 @@ namespace glimpse {
 
 // The strip's geometry, as the model reads it: kQuerySlots slots of kQuerySlotSide x kQuerySlotSide
 // pixels side by side, and an answer per slot plus "absent". (strip5's task, envs/strip5.h, has the
-// same numbers; src/train/query_learner.cpp asserts that they agree.)
+// same numbers; src/train/query_agent.cpp asserts that they agree.)
 constexpr int kQuerySlots = 5;
 constexpr int kQuerySlotSide = 28;
 constexpr int kQueryAnswers = kQuerySlots + 1;

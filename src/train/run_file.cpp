@@ -448,6 +448,23 @@ void RunFile::TruncateBlocks(const std::string& path, std::size_t length) {
   });
 }
 
+void RunFile::TruncateGroupBlocks(const std::string& group, std::size_t length) {
+  return Guard(path_, "TruncateGroupBlocks", [&] {
+    if (!Exists(group)) return;
+    const H5::Group g = impl_->file.openGroup(group);
+    for (hsize_t i = 0; i < g.getNumObjs(); ++i) {
+      if (g.getObjTypeByIdx(i) != H5G_DATASET) continue;
+      const std::string path = group + "/" + g.getObjnameByIdx(i);
+      const H5::DataSpace sp = impl_->file.openDataSet(path).getSpace();
+      const int rank = sp.getSimpleExtentNdims();
+      if (rank < 1) continue;
+      std::vector<hsize_t> dims(static_cast<std::size_t>(rank)), maxdims(dims.size());
+      sp.getSimpleExtentDims(dims.data(), maxdims.data());
+      if (maxdims[0] == H5S_UNLIMITED) TruncateBlocks<float>(path, length);  // the type plays no part
+    }
+  });
+}
+
 #define GLIMPSE_RUNFILE_INSTANTIATE(T)                                                           \
   template void RunFile::WriteArray<T>(const std::string&, const std::vector<std::size_t>&, const T*); \
   template std::vector<T> RunFile::ReadArray<T>(const std::string&, std::vector<std::size_t>*) const; \

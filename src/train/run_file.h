@@ -59,6 +59,9 @@ class RunFile {
   void AppendBlock(const std::string& path, const std::vector<std::size_t>& block_shape, const T* data);
   template <class T>
   void TruncateBlocks(const std::string& path, std::size_t length);
+  // TruncateBlocks for every block dataset (first dimension unlimited) directly in group; the fixed
+  // arrays beside them stay. No-op when the group does not exist.
+  void TruncateGroupBlocks(const std::string& group, std::size_t length);
 
   bool Exists(const std::string& path) const;
   void CreateGroup(const std::string& path);  // no-op if it exists

@@ -7,6 +7,7 @@
 #include <iostream>
 #include <thread>
 
+#include "envs/tasks.h"
 #include "src/core/blas.h"
 #include "src/core/schedule.h"
 #include "src/core/version.h"
@@ -48,17 +49,41 @@ double ResidentMb() {
 }
 
 
+// Adds the time since the last lap to one phase of *profile; does nothing when profile is null.
+class PhaseTimer {
+ public:
+  explicit PhaseTimer(Profile* profile) : profile_(profile), t_(profile ? SteadySeconds() : 0) {}
+  void Lap(double Profile::*phase) {
+    if (!profile_) return;
+    const double now = SteadySeconds();
+    profile_->*phase += now - t_;
+    t_ = now;
+  }
+
+ private:
+  Profile* profile_;
+  double t_;
+};
+
 }  // namespace
 
 Trainer::Trainer(const ExperimentConfig& cfg, RunFile* file, bool resume)
     : cfg_(cfg), file_(file), data_rng_(cfg.seed, "data"), policy_rng_(cfg.seed, "policy") {
   Validate(cfg_);
-  learner_ = MakeLearner(cfg_);
+  logger_ = file_ ? std::unique_ptr<RunLogger>(std::make_unique<RunFileLogger>(*file_)) : std::make_unique<NullLogger>();
+  const TaskKind& task_kind = Tasks().Get(cfg_.env);
+  data_ = LoadDigitDataset(ResolveDataDir(cfg_));
+  task_ = task_kind.make(data_, cfg_.seed);
+  pool_ = std::make_unique<WorkerPool>(cfg_.parallel == "data" ? ResolvedThreads(cfg_) - 1 : 0);
+  agent_ = Agents().Get(task_kind.agent).make(cfg_, *task_, *pool_);
+  estimator_ = std::make_unique<Estimator<float>>(EstimatorConfigFor(cfg_), agent_->policy());
+  batch_idx_.resize(static_cast<std::size_t>(cfg_.batch) * cfg_.samples);
+  reward_.resize(batch_idx_.size());
   // Data-parallel shards each run their products on one BLAS thread; otherwise BLAS has them all.
-  SetBlasThreads(learner_->shards() > 1 ? 1 : ResolvedThreads(cfg_));
-  opt_ = Optimizers().Get(cfg_.optimizer).make(cfg_, learner_->store().size());
+  SetBlasThreads(agent_->shards() > 1 ? 1 : ResolvedThreads(cfg_));
+  opt_ = Optimizers().Get(cfg_.optimizer).make(cfg_, agent_->store().size());
   schedule_ = &Schedules().Get(cfg_.schedule);
-  perm_.resize(learner_->size(Split::kTrain));
+  perm_.resize(task_->size(Split::kTrain));
 
   if (file_ == nullptr) return;
   if (resume) {
@@ -78,24 +103,53 @@ Trainer::Trainer(const ExperimentConfig& cfg, RunFile* file, bool resume)
 Trainer::~Trainer() = default;
 
 void Trainer::SetupRunFile() {
-  for (const auto& [k, v] : ToKeyValues(cfg_)) file_->SetAttribute("/", k, v);
-  file_->SetAttribute("/", "glimpse_version", Version());
-  file_->SetAttribute("/", "source_commit", SourceCommit());
-  file_->SetAttribute("/", "created_utc", UtcNow());
-  file_->SetAttribute("/", "parameters", std::to_string(learner_->store().size()));
-  learner_->SetupExamples(*file_);
+  for (const auto& [k, v] : ToKeyValues(cfg_)) logger_->Attribute(k, v);
+  logger_->Attribute("glimpse_version", Version());
+  logger_->Attribute("source_commit", SourceCommit());
+  logger_->Attribute("created_utc", UtcNow());
+  logger_->Attribute("parameters", std::to_string(agent_->store().size()));
+  agent_->SetupExamples(*task_, *logger_);
 }
 
 int Trainer::StepsPerEpoch() const {
-  const std::int64_t n = cfg_.train_images > 0 ? std::min<std::int64_t>(cfg_.train_images, learner_->size(Split::kTrain))
-                                               : learner_->size(Split::kTrain);
+  const std::int64_t n = cfg_.train_images > 0 ? std::min<std::int64_t>(cfg_.train_images, task_->size(Split::kTrain))
+                                               : task_->size(Split::kTrain);
   return static_cast<int>(std::max<std::int64_t>(1, n / cfg_.batch));
 }
 
+void Trainer::Render(Batch& b, Split split, const std::int64_t* indices, int rows, std::int64_t epoch) {
+  b.Resize(rows, task_->height(), task_->width());
+  const int S = std::max(1, std::min(pool_->workers() + 1, rows));
+  pool_->Run(S, [&](int s) {
+    RenderRows(*task_, split, indices, static_cast<int>(static_cast<long long>(rows) * s / S),
+               static_cast<int>(static_cast<long long>(rows) * (s + 1) / S), epoch, b);
+  });
+}
+
+LossReport Trainer::ComputeGradients(const std::int64_t* indices, int images, std::int64_t epoch, Rng& rng) {
+  const int M = cfg_.samples, N = images * M;
+  for (int i = 0; i < images; ++i)
+    for (int m = 0; m < M; ++m) batch_idx_[i * M + m] = indices[i];
+  PhaseTimer timer(profile_);
+  agent_->set_sensor_timer(profile_ ? &profile_->sensor : nullptr);
+  Render(train_batch_, Split::kTrain, batch_idx_.data(), N, epoch);
+  timer.Lap(&Profile::task);
+  agent_->Forward(train_batch_, LocationMode::kSample, &rng, cfg_.semi_sampling);
+  timer.Lap(&Profile::forward);
+  const std::int32_t* answers = agent_->answers();
+  for (int n = 0; n < N; ++n) reward_[n] = answers[n] == train_batch_.labels[n] ? 1.0f : 0.0f;
+  const LossReport rep = estimator_->Compute(agent_->trace(), train_batch_.labels.data(), reward_.data(), agent_->signals());
+  timer.Lap(&Profile::loss);
+  agent_->store().ZeroGrad();
+  agent_->Backward();
+  timer.Lap(&Profile::backward);
+  return rep;
+}
+
 void Trainer::TrainStep(const std::int64_t* indices, int images, std::int64_t epoch) {
-  const LossReport rep = learner_->TrainBatch(indices, images, epoch, policy_rng_, profile_);
+  const LossReport rep = ComputeGradients(indices, images, epoch, policy_rng_);
   const double t = profile_ ? SteadySeconds() : 0;
-  auto& store = learner_->store();
+  auto& store = agent_->store();
   // One pass gives the gradient norm and, being non-finite when a gradient is, the NaN check (a
   // gradient above ~1e19, whose square overflows float, also counts as divergence).
   const double norm = std::sqrt(SumOfSquares(store.grads().data(), store.size()));
@@ -122,7 +176,7 @@ void Trainer::TrainStep(const std::int64_t* indices, int images, std::int64_t ep
 }
 
 double Trainer::Bench(int steps, Profile* profile) {
-  const int B = std::min(cfg_.batch, learner_->size(Split::kTrain));
+  const int B = std::min(cfg_.batch, task_->size(Split::kTrain));
   for (std::size_t i = 0; i < perm_.size(); ++i) perm_[i] = static_cast<std::int64_t>(i);
   const std::size_t per_epoch = perm_.size() / B;
   TrainStep(perm_.data(), B, 0);  // warm-up: sizes every buffer
@@ -137,11 +191,11 @@ double Trainer::Bench(int steps, Profile* profile) {
 
 void Trainer::Run() {
   const int steps = StepsPerEpoch();
-  const int B = std::min(cfg_.batch, learner_->size(Split::kTrain));
+  const int B = std::min(cfg_.batch, task_->size(Split::kTrain));
   const std::int64_t start_step = step_;
   double t_start = SteadySeconds(), t_log = t_start;
   std::cout << "training " << cfg_.env << ": " << cfg_.epochs << " epochs x " << steps << " steps of "
-            << B << " images (x" << cfg_.samples << " samples), " << learner_->store().size()
+            << B << " images (x" << cfg_.samples << " samples), " << agent_->store().size()
             << " parameters, from epoch " << epoch_ << "\n" << std::flush;
   while (epoch_ < cfg_.epochs) {
     for (std::size_t i = 0; i < perm_.size(); ++i) perm_[i] = static_cast<std::int64_t>(i);
@@ -176,10 +230,8 @@ void Trainer::HandleDivergence(const std::string& what) {
     const std::string msg =
         Format(what, ". The run file keeps the last good checkpoint (", epoch_, " epochs); try a lower --lr, ",
                "--clip, or --on-nan rollback, then --resume.");
-    if (file_) {
-      file_->SetAttribute("/", "stopped_reason", msg);
-      Sync(true);
-    }
+    logger_->Attribute("stopped_reason", msg);
+    Sync(true);
     Fail(msg);
   }
   // Back to the last checkpoint with half the learning rate; the reason goes into the run file.
@@ -193,8 +245,8 @@ void Trainer::HandleDivergence(const std::string& what) {
   sum_grad_norm_ = 0;
   const std::string msg = Format(what, "; rolled back to the checkpoint of epoch ", epoch_,
                                  " with the learning rate scaled by ", lr_scale_);
-  file_->SetAttribute("/", "rollback_" + std::to_string(rollbacks_), msg);
-  file_->Commit();
+  logger_->Attribute("rollback_" + std::to_string(rollbacks_), msg);
+  logger_->Commit();
   std::cout << msg << "\n" << std::flush;
 }
 
@@ -205,8 +257,8 @@ void Trainer::LogTrain(double elapsed_s, std::int64_t session_steps) {
   const double epoch_f = static_cast<double>(step_) / steps;
   const std::int64_t total = static_cast<std::int64_t>(cfg_.epochs) * steps;
   const double lr = schedule_->rate(cfg_.lr, step_ - 1, total);
-  if (file_) {
-    file_->Append("/train", {{"step", static_cast<double>(step_)}, {"epoch", epoch_f},
+  if (logger_->recording()) {
+    logger_->Series("/train", {{"step", static_cast<double>(step_)}, {"epoch", epoch_f},
                              {"images", static_cast<double>(images_seen_)}, {"loss", sum_.total / n},
                              {"loss_action", sum_.action / n}, {"loss_reinforce", sum_.reinforce / n},
                              {"loss_baseline", sum_.baseline / n}, {"reward", sum_.reward / n},
@@ -231,7 +283,36 @@ void Trainer::LogTrain(double elapsed_s, std::int64_t session_steps) {
 }
 
 EvalResult Trainer::Evaluate(Split split, int samples, int max_images) {
-  return learner_->Evaluate(split, samples, max_images);
+  CheckRange(samples, 1, 1024, "evaluation samples");
+  Check(samples == 1 || agent_->policy() != nullptr, "--attention ", cfg_.attention,
+        " reads deterministically: M sampled episodes would all be the same; evaluate with one sample");
+  EvalResult res;
+  res.samples = samples;
+  res.images = std::min(max_images, task_->size(split));
+  const int B = cfg_.batch, M = samples, C = agent_->classes();
+  Rng eval_rng(cfg_.seed, "eval");  // a fresh stream per evaluation: evaluating never changes training
+  std::vector<std::int64_t> idx(static_cast<std::size_t>(B) * M);
+  std::vector<double> avg(C);
+  std::map<std::string, std::pair<double, double>> counts;
+  int wrong = 0;
+  for (int start = 0; start < res.images; start += B) {
+    const int n = std::min(B, res.images - start);
+    for (int i = 0; i < n; ++i)
+      for (int m = 0; m < M; ++m) idx[i * M + m] = start + i;
+    Render(eval_batch_, split, idx.data(), n * M, 0);
+    agent_->Forward(eval_batch_, M == 1 ? LocationMode::kMean : LocationMode::kSample, &eval_rng, 0.0);
+    for (int i = 0; i < n; ++i) {
+      std::fill(avg.begin(), avg.end(), 0.0);
+      for (int m = 0; m < M; ++m)  // average the class probabilities of the M episodes
+        AddProbabilities(agent_->logits() + static_cast<std::ptrdiff_t>(i * M + m) * C, C, avg.data());
+      const int guess = static_cast<int>(std::max_element(avg.begin(), avg.end()) - avg.begin());
+      wrong += guess != eval_batch_.labels[i * M];
+    }
+    agent_->CountMetrics(eval_batch_, M, counts);
+  }
+  res.error = static_cast<double>(wrong) / res.images;
+  for (const auto& [name, hc] : counts) res.extra[name] = hc.second > 0 ? hc.first / hc.second : 0.0;
+  return res;
 }
 
 void Trainer::EndEpoch() {
@@ -239,19 +320,19 @@ void Trainer::EndEpoch() {
   if (eval_now) {
     const double t0 = SteadySeconds();
     const EvalResult val = Evaluate(Split::kVal, 1, cfg_.val_images);
-    const EvalResult test = Evaluate(Split::kTest, 1, learner_->size(Split::kTest));
+    const EvalResult test = Evaluate(Split::kTest, 1, task_->size(Split::kTest));
     last_val_error_ = val.error;
-    if (file_) {
+    if (logger_->recording()) {
       std::vector<std::pair<std::string, double>> row = {
           {"step", static_cast<double>(step_)}, {"epoch", static_cast<double>(epoch_)}, {"val_error", val.error},
           {"test_error", test.error}, {"rss_mb", ResidentMb()}};
       for (const auto& [name, value] : test.extra) row.emplace_back("test_" + name, value);
-      file_->Append("/eval", row);
-      learner_->LogExamples(*file_, epoch_);
+      logger_->Series("/eval", row);
+      agent_->LogExamples(*task_, *logger_, epoch_);
     }
     std::cout << "epoch " << epoch_ << "/" << cfg_.epochs << " done | val_error " << std::fixed
               << std::setprecision(2) << 100 * val.error << "% test_error " << 100 * test.error
-              << (learner_->hard() ? "% (policy mean)" : "% (deterministic reads)");
+              << (agent_->policy() ? "% (policy mean)" : "% (deterministic reads)");
     for (const auto& [name, value] : test.extra) std::cout << " test_" << name << " " << 100 * value << "%";
     std::cout << " | train " << Duration(wall_s_) << ", eval " << Duration(SteadySeconds() - t0)
               << " | rss " << std::setprecision(0) << ResidentMb() << " MB";

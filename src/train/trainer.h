@@ -1,5 +1,8 @@
-// Trains and evaluates a Learner (a model with its task: learner.h) from an ExperimentConfig, logging
-// to a RunFile (or to nothing, for benchmarks).
+// Trains and evaluates an Agent (agent.h) on a registered Task from an ExperimentConfig, logging
+// through a RunLogger to a RunFile (or to nothing, for benchmarks). One generic step serves every
+// task and agent: render a Batch of the task (in parallel on the worker pool), the agent answers it,
+// the rewards score the answers, the estimator turns the agent's trace into loss signals, the agent
+// back-propagates them, the optimizer steps.
 //
 // Random streams (DESIGN.md section 1): "init" draws the parameters, "data" shuffles each epoch,
 // "policy" samples training locations, "eval" samples evaluation episodes (a fresh stream for each
@@ -7,6 +10,7 @@
 // count give the same run, resumed or not.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -15,13 +19,35 @@
 #include <string>
 #include <vector>
 
+#include "envs/batch.h"
+#include "envs/dataset.h"
 #include "src/core/optimizer.h"
 #include "src/core/schedule.h"
+#include "src/core/worker_pool.h"
+#include "src/train/agent.h"
 #include "src/train/config.h"
-#include "src/train/learner.h"
 #include "src/train/run_file.h"
+#include "src/train/run_logger.h"
 
 namespace glimpse {
+
+struct EvalResult {
+  double error = 0;  // fraction of samples answered wrongly
+  int images = 0;
+  int samples = 1;   // 1: the policy's mode; M > 1: answer probabilities averaged over M sampled episodes
+  std::map<std::string, double> extra;  // the agent's further metrics (logged as series columns)
+};
+
+// Seconds spent in each phase of training steps (bench --profile). The sensor's time is part of the
+// forward pass's.
+struct Profile {
+  double task = 0, sensor = 0, forward = 0, loss = 0, backward = 0, optimizer = 0;
+};
+
+// Seconds on the steady clock.
+inline double SteadySeconds() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
 
 class Trainer {
  public:
@@ -43,10 +69,11 @@ class Trainer {
 
   std::int64_t step() const { return step_; }
   std::int64_t epoch() const { return epoch_; }
-  Learner& learner() { return *learner_; }
-  ParamStore<float>& store() { return learner_->store(); }
+  Agent& agent() { return *agent_; }
+  const Task& task() const { return *task_; }
+  ParamStore<float>& store() { return agent_->store(); }
   // Gradient-variance diagnostic on the fixed probe batch (the first B training images, epoch 0):
-  // over cfg.diag_draws REINFORCE draws, the gradient g_d of the learner's PolicyParams(); grad_var is the mean
+  // over cfg.diag_draws REINFORCE draws, the gradient g_d of the agent's PolicyParams(); grad_var is the mean
   // per-parameter variance, grad_snr = |mean g| / sqrt(sum of variances), entropy the mean policy
   // entropy per step. Uses its own Rng stream and leaves the training state untouched.
   struct Diagnostic {
@@ -59,6 +86,13 @@ class Trainer {
 
  private:
   void TrainStep(const std::int64_t* indices, int images, std::int64_t epoch);
+  // The step up to the gradients: forward, loss and backward on `images` training samples (each
+  // repeated cfg.samples times as consecutive rows); zeroes and fills store().grads().
+  LossReport ComputeGradients(const std::int64_t* indices, int images, std::int64_t epoch, Rng& rng);
+  // Renders samples indices[0..rows) of split into b, in parallel on the worker pool.
+  void Render(Batch& b, Split split, const std::int64_t* indices, int rows, std::int64_t epoch);
+  // The number of example entries logged (the length of <examples group>/epoch).
+  std::size_t ExamplesLogged() const;
   void SetupRunFile();
   void LogTrain(double elapsed_s, std::int64_t session_steps);
   void EndEpoch();
@@ -84,8 +118,16 @@ class Trainer {
   int StepsPerEpoch() const;
 
   ExperimentConfig cfg_;
-  RunFile* file_;
-  std::unique_ptr<Learner> learner_;
+  RunFile* file_;                      // checkpoints and resume; null: none
+  std::unique_ptr<RunLogger> logger_;  // over file_, or a NullLogger
+  DigitDataset data_;
+  std::unique_ptr<Task> task_;
+  std::unique_ptr<WorkerPool> pool_;   // --threads - 1 workers under --parallel data
+  std::unique_ptr<Agent> agent_;
+  std::unique_ptr<Estimator<float>> estimator_;
+  Batch train_batch_, eval_batch_;
+  std::vector<std::int64_t> batch_idx_;  // (B M) training rows: each image's index M times
+  std::vector<float> reward_;            // (B M)
   std::unique_ptr<Optimizer<float>> opt_;
   const ScheduleKind* schedule_ = nullptr;
   Rng data_rng_, policy_rng_;

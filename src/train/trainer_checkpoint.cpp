@@ -10,7 +10,7 @@ void Trainer::SaveCheckpointNow() {
   Checkpoint c;
   c.step = step_;
   c.epoch = epoch_;
-  const auto& store = learner_->store();
+  const auto& store = agent_->store();
   c.params.assign(store.values().begin(), store.values().end());
   c.table = store.info();
   for (const auto& [name, buf] : opt_->StateBuffers()) c.optimizer[name].assign(buf->begin(), buf->end());
@@ -19,18 +19,18 @@ void Trainer::SaveCheckpointNow() {
   c.rngs["policy"] = policy_rng_.GetState();
   for (const char* g : {"/train", "/eval", "/diagnostics"})
     c.lengths[g] = static_cast<std::int64_t>(file_->SeriesLength(g));
-  c.lengths["/trajectories"] = static_cast<std::int64_t>(learner_->ExamplesLogged(*file_));  // examples logged
+  c.lengths["/trajectories"] = static_cast<std::int64_t>(ExamplesLogged());  // examples logged (any group)
   c.scalars["wall_s"] = wall_s_;
   c.scalars["images_seen"] = static_cast<double>(images_seen_);
   c.scalars["last_val_error"] = last_val_error_;
-  for (const auto& [name, value] : learner_->estimator().State()) c.scalars[name] = value;  // the baseline's state
+  for (const auto& [name, value] : estimator_->State()) c.scalars[name] = value;  // the baseline's state
   c.scalars["lr_scale"] = lr_scale_;
   c.scalars["rollbacks"] = rollbacks_;
   SaveCheckpoint(*file_, c);
 }
 
 void Trainer::RestoreParams(const Checkpoint& c, const std::string& path) {
-  auto& store = learner_->store();
+  auto& store = agent_->store();
   Check(c.table.size() == store.info().size() && c.params.size() == store.size(), "the checkpoint in '",
         path, "' has ", c.params.size(), " parameters in ", c.table.size(),
         " tensors; the model built from its configuration has ", store.size(), " in ", store.info().size());
@@ -58,7 +58,7 @@ void Trainer::LoadCheckpointNow() {
   wall_s_ = c.scalars.count("wall_s") ? c.scalars.at("wall_s") : 0;
   images_seen_ = c.scalars.count("images_seen") ? static_cast<std::int64_t>(c.scalars.at("images_seen")) : 0;
   last_val_error_ = c.scalars.count("last_val_error") ? c.scalars.at("last_val_error") : -1;
-  learner_->estimator().SetState(c.scalars);
+  estimator_->SetState(c.scalars);
   lr_scale_ = c.scalars.count("lr_scale") ? c.scalars.at("lr_scale") : 1.0;
   rollbacks_ = c.scalars.count("rollbacks") ? static_cast<int>(c.scalars.at("rollbacks")) : 0;
   // Rows written after the checkpoint belong to the lost part of the run: drop them.
@@ -70,7 +70,12 @@ void Trainer::TruncateSeries(const std::map<std::string, std::int64_t>& lengths)
     return static_cast<std::size_t>(lengths.count(g) ? lengths.at(g) : 0);
   };
   for (const char* g : {"/train", "/eval", "/diagnostics"}) file_->TruncateSeries(g, length(g));
-  learner_->TruncateExamples(*file_, length("/trajectories"));
+  file_->TruncateGroupBlocks(agent_->examples_group(), length("/trajectories"));
+}
+
+std::size_t Trainer::ExamplesLogged() const {
+  const std::string epochs = agent_->examples_group() + "/epoch";
+  return file_ && file_->Exists(epochs) ? file_->ReadArray<std::int64_t>(epochs).size() : 0;
 }
 
 }  // namespace glimpse

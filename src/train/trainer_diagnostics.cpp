@@ -7,24 +7,27 @@ namespace glimpse {
 
 Trainer::Diagnostic Trainer::MeasureGradientVariance(int draws) {
   CheckRange(draws, 2, 1 << 20, "diagnostic draws (--diag-draws)");
-  const int B = std::min(cfg_.batch, learner_->size(Split::kTrain));
+  const int B = std::min(cfg_.batch, task_->size(Split::kTrain));
   std::vector<std::int64_t> probe(B);
   for (int i = 0; i < B; ++i) probe[i] = i;
-  auto& store = learner_->store();
+  auto& store = agent_->store();
   std::vector<const ParamInfo*> tensors;  // the tensors that receive the REINFORCE gradient
-  for (const auto& name : learner_->PolicyParams()) tensors.push_back(&store.info(store.Find(name)));
+  for (const auto& name : agent_->PolicyParams()) tensors.push_back(&store.info(store.Find(name)));
   Check(!tensors.empty(), "gradient-variance diagnostics need a hard-attention policy (--attention gaussian or ",
         "categorical)");
   std::size_t count = 0;
   for (const ParamInfo* p : tensors) count += p->size;
   std::vector<double> mean(count, 0.0), sq(count, 0.0);
   Rng rng(cfg_.seed, "diag");
-  Estimator<float>& estimator = learner_->estimator();
+  Estimator<float>& estimator = *estimator_;
   const auto state = estimator.State();  // the baseline's state (a moving average) must not see probe batches
   Diagnostic d;
   for (int k = 0; k < draws; ++k) {
     estimator.SetState(state);
-    d.entropy += learner_->TrainBatch(probe.data(), B, 0, rng, nullptr).entropy / draws;
+    Profile* const profile = profile_;
+    profile_ = nullptr;  // probes are not part of a profiled step
+    d.entropy += ComputeGradients(probe.data(), B, 0, rng).entropy / draws;
+    profile_ = profile;
     std::size_t i = 0;
     for (const ParamInfo* p : tensors)
       for (std::size_t j = 0; j < p->size; ++j, ++i) {
@@ -47,8 +50,8 @@ Trainer::Diagnostic Trainer::MeasureGradientVariance(int draws) {
 
 void Trainer::Diagnose() {
   const Diagnostic d = MeasureGradientVariance(cfg_.diag_draws);
-  if (file_)
-    file_->Append("/diagnostics", {{"step", static_cast<double>(step_)}, {"grad_var", d.grad_var},
+  if (logger_->recording())
+    logger_->Series("/diagnostics", {{"step", static_cast<double>(step_)}, {"grad_var", d.grad_var},
                                    {"grad_snr", d.grad_snr}, {"entropy", d.entropy}});
 }
 

@@ -1,9 +1,7 @@
-#include "src/train/learner.h"
+#include "src/train/agent.h"
 
 #include <algorithm>
 #include <cmath>
-
-#include "envs/tasks.h"
 
 namespace glimpse {
 
@@ -27,16 +25,12 @@ void AddProbabilities(const float* z, int classes, double* avg) {
   for (int c = 0; c < classes; ++c) avg[c] += p[c] / s;
 }
 
-const Registry<LearnerKind>& Learners() {
-  static const Registry<LearnerKind> registry("learner", {
-      ImageLearnerKind(),
-      QueryLearnerKind(),
+const Registry<AgentKind>& Agents() {
+  static const Registry<AgentKind> registry("agent", {
+      ImageAgentKind(),
+      QueryAgentKind(),
   });
   return registry;
-}
-
-std::unique_ptr<Learner> MakeLearner(const ExperimentConfig& cfg) {
-  return Learners().Get(Tasks().Get(cfg.env).learner).make(cfg);
 }
 
 }  // namespace glimpse

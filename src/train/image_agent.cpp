@@ -1,0 +1,76 @@
+#include "src/train/image_agent.h"
+
+#include <algorithm>
+
+namespace glimpse {
+
+ImageAgent::ImageAgent(const ExperimentConfig& cfg, const Task& task, WorkerPool& pool) : cfg_(cfg) {
+  ModelSpec spec;
+  spec.steps = cfg_.glimpses;
+  spec.glimpse_hidden = cfg_.glimpse_hidden;
+  spec.hidden = cfg_.hidden;
+  spec.core = cfg_.core;
+  spec.reinforce_into_core = cfg_.rl_into_core;
+  const int shards = pool.workers() + 1;
+  std::vector<std::unique_ptr<AttentionModel<float>>> replicas;
+  for (int s = 0; s < shards; ++s) replicas.push_back(MakeAttentionModel<float>(spec, cfg_, task.height(), task.width()));
+  Rng init(cfg_.seed, "init");
+  replicas[0]->Init(init);  // the others receive replica 0's parameters before each forward pass
+  model_ = std::make_unique<ShardedModel<float>>(std::move(replicas), pool);
+}
+
+void ImageAgent::Forward(const Batch& batch, LocationMode mode, Rng* rng, double semi_sampling) {
+  model_->Forward(batch.images.data(), batch.rows, batch.height, batch.width, rollout_, mode, rng, semi_sampling);
+}
+
+void ImageAgent::SetupExamples(const Task& task, RunLogger& log) {
+  const int K = std::min(cfg_.trajectories, task.size(Split::kTest));
+  if (K <= 0) return;
+  std::vector<std::int64_t> idx(K);
+  for (int i = 0; i < K; ++i) idx[i] = i;
+  examples_.Resize(K, task.height(), task.width());
+  RenderRows(task, Split::kTest, idx.data(), 0, K, 0, examples_);
+  const auto k = static_cast<std::size_t>(K);
+  log.Array("/trajectories/image", {k, static_cast<std::size_t>(task.height()), static_cast<std::size_t>(task.width())},
+            examples_.images.data());
+  log.Array("/trajectories/label", {k}, examples_.labels.data());
+}
+
+void ImageAgent::LogExamples(const Task& task, RunLogger& log, std::int64_t epoch) {
+  const int K = std::min({cfg_.trajectories, task.size(Split::kTest), cfg_.batch});
+  if (K <= 0) return;
+  std::vector<std::int64_t> idx(K);
+  for (int i = 0; i < K; ++i) idx[i] = i;
+  examples_.Resize(K, task.height(), task.width());
+  RenderRows(task, Split::kTest, idx.data(), 0, K, 0, examples_);
+  Rollout<float> r;
+  model_->Forward(examples_.images.data(), K, task.height(), task.width(), r, LocationMode::kMean, nullptr);
+  // (K, T, P) from (T K, P): locations (P = 2) for hard attention, read parameters otherwise.
+  const int TT = cfg_.glimpses, P = model().sensor().param_size();
+  std::vector<float> locs(static_cast<std::size_t>(K) * TT * P);
+  for (int t = 0; t < TT; ++t)
+    for (int k = 0; k < K; ++k)
+      for (int d = 0; d < P; ++d)
+        locs[(static_cast<std::size_t>(k) * TT + t) * P + d] = r.read.data()[(static_cast<std::size_t>(t) * K + k) * P + d];
+  log.Block("/trajectories/epoch", {}, &epoch);
+  log.Block(policy() ? "/trajectories/locations" : "/trajectories/read_params",
+            {static_cast<std::size_t>(K), static_cast<std::size_t>(TT), static_cast<std::size_t>(P)}, locs.data());
+  log.Block("/trajectories/prediction", {static_cast<std::size_t>(K)}, r.actions.data());
+}
+
+std::vector<std::string> ImageAgent::PolicyParams() const {
+  if (!policy()) return {};
+  return {"location.fc.W", "location.fc.b"};
+}
+
+AgentKind ImageAgentKind() {
+  AgentKind k;
+  k.name = "image";
+  k.help = "an attention model classifying the task's canvas";
+  k.make = [](const ExperimentConfig& c, const Task& task, WorkerPool& pool) {
+    return std::make_unique<ImageAgent>(c, task, pool);
+  };
+  return k;
+}
+
+}  // namespace glimpse

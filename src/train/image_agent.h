@@ -1,0 +1,41 @@
+// The attention models of the image tasks (every registered --attention, src/attention/attentions.h)
+// as an Agent: AttentionModel<float>, with one replica per thread under --parallel data
+// (ShardedModel, sharing the trainer's worker pool).
+// Examples: the glimpse trajectories of the first cfg.trajectories test images, under /trajectories
+// (image, label; per evaluation epoch, locations or read_params, prediction).
+#pragma once
+
+#include "src/model/sharded_model.h"
+#include "src/train/agent.h"
+
+namespace glimpse {
+
+class ImageAgent : public Agent {
+ public:
+  ImageAgent(const ExperimentConfig& cfg, const Task& task, WorkerPool& pool);
+
+  ParamStore<float>& store() override { return model_->store(); }
+  int classes() const override { return model().spec().classes; }
+  void Forward(const Batch& batch, LocationMode mode, Rng* rng, double semi_sampling) override;
+  const float* logits() const override { return rollout_.logits.data(); }
+  const std::int32_t* answers() const override { return rollout_.actions.data(); }
+  const PolicyTrace<float>& trace() const override { return rollout_; }
+  LossSignals<float>& signals() override { return rollout_; }
+  void Backward() override { model_->Backward(rollout_); }
+  const LocationPolicy<float>* policy() const override { return model().policy(); }
+  std::vector<std::string> PolicyParams() const override;
+  std::string examples_group() const override { return "/trajectories"; }
+  void SetupExamples(const Task& task, RunLogger& log) override;
+  void LogExamples(const Task& task, RunLogger& log, std::int64_t epoch) override;
+  int shards() const override { return model_->shards(); }
+  void set_sensor_timer(double* seconds) override { model_->set_sensor_timer(seconds); }
+  const AttentionModel<float>& model() const { return model_->model(); }
+
+ private:
+  ExperimentConfig cfg_;
+  std::unique_ptr<ShardedModel<float>> model_;  // replicas: --threads with --parallel data
+  Rollout<float> rollout_;
+  Batch examples_;
+};
+
+}  // namespace glimpse

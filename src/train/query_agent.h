@@ -1,0 +1,44 @@
+// strip5's query-conditioned item attention (src/model/query_model.h) as an Agent. --attention soft
+// trains by backpropagation; categorical draws one slot and trains the choice with the REINFORCE
+// estimators, the answer network with the cross-entropy, as RAM's hybrid loss does.
+//
+// Metric beyond the answer error, "peak": the fraction of strips that hold the query whose
+// attention peak (argmax alpha) is on the query's slot.
+// Examples, under /attention: the first cfg.trajectories test strips (strip (K, 28, 140), query,
+// answer (K), labels (K, 5)) and, per evaluation, epoch, the weights of every query 0..9 over the
+// slots, weights (K, 10, 5), and the answer to each, prediction (K, 10).
+#pragma once
+
+#include "src/model/query_model.h"
+#include "src/train/agent.h"
+
+namespace glimpse {
+
+class QueryAgent : public Agent {
+ public:
+  explicit QueryAgent(const ExperimentConfig& cfg);
+
+  ParamStore<float>& store() override { return model_->store(); }
+  int classes() const override { return kQueryAnswers; }
+  void Forward(const Batch& batch, LocationMode mode, Rng* rng, double semi_sampling) override;
+  const float* logits() const override { return rollout_.r.logits.data(); }
+  const std::int32_t* answers() const override { return rollout_.r.actions.data(); }
+  const PolicyTrace<float>& trace() const override { return rollout_.r; }
+  LossSignals<float>& signals() override { return rollout_.r; }
+  void Backward() override { model_->Backward(rollout_); }
+  const LocationPolicy<float>* policy() const override { return model_->policy(); }
+  std::vector<std::string> PolicyParams() const override;
+  void CountMetrics(const Batch& batch, int samples,
+                    std::map<std::string, std::pair<double, double>>& counts) const override;
+  std::string examples_group() const override { return "/attention"; }
+  void SetupExamples(const Task& task, RunLogger& log) override;
+  void LogExamples(const Task& task, RunLogger& log, std::int64_t epoch) override;
+  QueryModel<float>& model() { return *model_; }
+
+ private:
+  ExperimentConfig cfg_;
+  std::unique_ptr<QueryModel<float>> model_;
+  QueryRollout<float> rollout_;
+};
+
+}  // namespace glimpse
