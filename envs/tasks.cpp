@@ -3,6 +3,13 @@
 
 namespace glimpse {
 
+// The kinds, each defined beside its task.
+TaskKind Mnist28Kind();       // image_task.cpp
+TaskKind Translated60Kind();  // image_task.cpp
+TaskKind Cluttered60Kind();   // image_task.cpp
+TaskKind Cluttered100Kind();  // image_task.cpp
+TaskKind Strip5Kind();        // strip5.cpp
+
 const Registry<TaskKind>& Tasks() {
   static const Registry<TaskKind> registry("env", {
       Mnist28Kind(),

@@ -1,4 +1,5 @@
-// The registered tasks of --env: each a Task (task.h) with its facts, one line each in tasks.cpp.
+// The registered tasks of --env: each a Task (task.h) with its facts; one declaration and one
+// line each in tasks.cpp.
 #pragma once
 
 #include <cstdint>
@@ -21,12 +22,5 @@ struct TaskKind : KindInfo {
 };
 
 const Registry<TaskKind>& Tasks();
-
-// The kinds, each defined beside its task.
-TaskKind Mnist28Kind();       // image_task.cpp
-TaskKind Translated60Kind();  // image_task.cpp
-TaskKind Cluttered60Kind();   // image_task.cpp
-TaskKind Cluttered100Kind();  // image_task.cpp
-TaskKind Strip5Kind();        // strip5.cpp
 
 }  // namespace glimpse

@@ -3,6 +3,13 @@
 
 namespace glimpse {
 
+// The kinds, each defined beside its sensor.
+template <class T> AttentionKind<T> GaussianRetinaKind();     // retina.cpp
+template <class T> AttentionKind<T> CategoricalRetinaKind();  // retina.cpp
+template <class T> AttentionKind<T> SoftAttentionKind();      // soft_attention.cpp
+template <class T> AttentionKind<T> DrawReadKind();           // draw_read.cpp
+template <class T> AttentionKind<T> SpatialTransformerKind(); // spatial_transformer.cpp
+
 template <class T>
 const Registry<AttentionKind<T>>& Attentions() {
   static const Registry<AttentionKind<T>> registry("attention", {

@@ -20,15 +20,9 @@ struct AttentionKind : KindInfo {
   std::function<std::unique_ptr<Sensor<T>>(const ExperimentConfig&, int height, int width)> make;
 };
 
-// Every registered attention, one line each in attentions.cpp. T: float (training) or double (checks).
+// Every registered attention: one declaration and one line each in attentions.cpp.
+// T: float (training) or double (checks).
 template <class T>
 const Registry<AttentionKind<T>>& Attentions();
-
-// The kinds, each defined beside its sensor.
-template <class T> AttentionKind<T> GaussianRetinaKind();     // retina.cpp
-template <class T> AttentionKind<T> CategoricalRetinaKind();  // retina.cpp
-template <class T> AttentionKind<T> SoftAttentionKind();      // soft_attention.cpp
-template <class T> AttentionKind<T> DrawReadKind();           // draw_read.cpp
-template <class T> AttentionKind<T> SpatialTransformerKind(); // spatial_transformer.cpp
 
 }  // namespace glimpse

@@ -18,12 +18,9 @@ struct CoreKind : KindInfo {
       make;
 };
 
-// Every registered core, one line each in cores.cpp. T: float (training) or double (checks).
+// Every registered core: one declaration and one line each in cores.cpp.
+// T: float (training) or double (checks).
 template <class T>
 const Registry<CoreKind<T>>& Cores();
-
-// The kinds, each defined beside its core.
-template <class T> CoreKind<T> RnnCoreKind();   // rnn_core.cpp
-template <class T> CoreKind<T> LstmCoreKind();  // lstm_core.cpp
 
 }  // namespace glimpse

@@ -36,13 +36,7 @@ struct BaselineKind : KindInfo {
   std::function<std::unique_ptr<Baseline>(int samples)> make;  // samples: M episodes per image
 };
 
-// --baseline: every registered baseline, one line each in baselines.cpp.
+// --baseline: every registered baseline, one declaration and one line each in baselines.cpp.
 const Registry<BaselineKind>& Baselines();
-
-// The kinds, each defined in its own file.
-BaselineKind NoBaselineKind();            // no_baseline.cpp
-BaselineKind LearnedBaselineKind();       // learned_baseline.cpp
-BaselineKind MovingAverageBaselineKind(); // moving_average_baseline.cpp
-BaselineKind LeaveOneOutBaselineKind();   // leave_one_out_baseline.cpp
 
 }  // namespace glimpse

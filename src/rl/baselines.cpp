@@ -3,6 +3,12 @@
 
 namespace glimpse {
 
+// The kinds, each defined in its own file.
+BaselineKind NoBaselineKind();            // no_baseline.cpp
+BaselineKind LearnedBaselineKind();       // learned_baseline.cpp
+BaselineKind MovingAverageBaselineKind(); // moving_average_baseline.cpp
+BaselineKind LeaveOneOutBaselineKind();   // leave_one_out_baseline.cpp
+
 const Registry<BaselineKind>& Baselines() {
   static const Registry<BaselineKind> registry("baseline", {
       NoBaselineKind(),

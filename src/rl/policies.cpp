@@ -3,6 +3,10 @@
 
 namespace glimpse {
 
+// The kinds, each defined beside its policy.
+template <class T> PolicyKind<T> GaussianPolicyKind();     // gaussian_policy.cpp
+template <class T> PolicyKind<T> CategoricalPolicyKind();  // categorical_policy.cpp
+
 template <class T>
 const Registry<PolicyKind<T>>& Policies() {
   static const Registry<PolicyKind<T>> registry("policy", {

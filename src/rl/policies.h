@@ -15,12 +15,9 @@ struct PolicyKind : KindInfo {
   std::function<std::unique_ptr<LocationPolicy<T>>(const ExperimentConfig&)> make;
 };
 
-// Every registered policy, one line each in policies.cpp. T: float (training) or double (checks).
+// Every registered policy: one declaration and one line each in policies.cpp.
+// T: float (training) or double (checks).
 template <class T>
 const Registry<PolicyKind<T>>& Policies();
-
-// The kinds, each defined beside its policy.
-template <class T> PolicyKind<T> GaussianPolicyKind();     // gaussian_policy.cpp
-template <class T> PolicyKind<T> CategoricalPolicyKind();  // categorical_policy.cpp
 
 }  // namespace glimpse

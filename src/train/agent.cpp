@@ -5,6 +5,9 @@
 
 namespace glimpse {
 
+AgentKind ImageAgentKind();  // image_agent.cpp
+AgentKind QueryAgentKind();  // query_agent.cpp
+
 EstimatorConfig EstimatorConfigFor(const ExperimentConfig& cfg) {
   EstimatorConfig ec;
   ec.baseline = cfg.baseline;

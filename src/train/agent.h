@@ -63,14 +63,12 @@ class Agent {
   virtual void set_sensor_timer(double* /*seconds*/) {}
 };
 
-// The registered agents: one line per kind in agent.cpp.
+// The registered agents: one declaration and one line per kind in agent.cpp.
 struct AgentKind : KindInfo {
   // The agent for cfg on task (which outlives it); pool: --threads - 1 workers it may use.
   std::function<std::unique_ptr<Agent>(const ExperimentConfig&, const Task&, WorkerPool&)> make;
 };
 const Registry<AgentKind>& Agents();
-AgentKind ImageAgentKind();  // image_agent.cpp
-AgentKind QueryAgentKind();  // query_agent.cpp
 
 // The REINFORCE estimator options of a configuration (baseline, weights, samples).
 EstimatorConfig EstimatorConfigFor(const ExperimentConfig& cfg);
