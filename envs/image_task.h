@@ -1,4 +1,4 @@
-// The RAM digit tasks (DESIGN.md section 3) as one parametrised generator.
+// The RAM digit tasks (envs/README.md) as one parametrised generator.
 //
 // An ImageTask is immutable: sample (split, index, epoch) is a pure function of the task, the data
 // and the seed. Training samples are drawn fresh every epoch (new position, new clutter); validation

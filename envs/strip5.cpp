@@ -79,6 +79,8 @@ SampleInfo Strip5Task::Render(Split split, std::int64_t index, std::int64_t epoc
   info.label = s.answer;
   info.query = s.query;
   info.digit = s.digits[0];
+  if (s.answer != StripSample::kAbsent)  // the slot that holds the query (empty box: absent)
+    info.box = Box{s.answer * kDigit, 0, (s.answer + 1) * kDigit, kDigit};
   return info;
 }
 

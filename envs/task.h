@@ -21,7 +21,7 @@ struct Box {
 struct SampleInfo {
   int label = 0;   // the answer, in [0, classes)
   int query = -1;  // query tasks (strip5: the digit asked for); -1 for the others
-  Box box;         // image tasks: where the digit is
+  Box box;         // image tasks: where the digit is; strip5: the slot holding the query (empty if absent)
   int digit = 0;   // index of the (first) digit in its source image file
 };
 

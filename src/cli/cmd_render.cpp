@@ -35,24 +35,34 @@ int RunRender(int argc, char** argv) {
   const DigitDataset data = LoadDigitDataset(ResolveDataDir(cfg));
   const std::unique_ptr<Task> task = kind.make(data, cfg.seed);
 
-  // Grid of cols x rows tiles with a 2-pixel grey border.
+  // Every sample first: query tasks (strip5) get a bar under each tile marking the answer's box.
   const int Ht = task->height(), Wt = task->width(), pad = 2;
-  const int cols = std::max(1, static_cast<int>(std::lround(std::sqrt(count * static_cast<double>(Ht) / Wt))));
+  std::vector<float> images(static_cast<std::size_t>(count) * task->pixels());
+  std::vector<SampleInfo> info(count);
+  for (int i = 0; i < count; ++i)
+    info[i] = task->Render(split, i % task->size(split), 0, images.data() + static_cast<std::size_t>(i) * task->pixels());
+  const bool query = info[0].query >= 0;
+  const int bar = query ? 3 : 0, Th = Ht + bar;
+  // Grid of cols x rows tiles with a 2-pixel grey border, as square as the tiles' shape allows.
+  const int cols = std::max(1, static_cast<int>(std::lround(std::sqrt(count * static_cast<double>(Th) / Wt))));
   const int rows = (count + cols - 1) / cols;
-  const int W = cols * (Wt + pad) + pad, H = rows * (Ht + pad) + pad;
+  const int W = cols * (Wt + pad) + pad, H = rows * (Th + pad) + pad;
   std::vector<std::uint8_t> pixels(static_cast<std::size_t>(W) * H, 96);
-  std::vector<float> img(static_cast<std::size_t>(task->pixels()));
+  std::cout << (query ? "query:answer:" : "labels:");
   for (int i = 0; i < count; ++i) {
-    const SampleInfo s = task->Render(split, i % task->size(split), 0, img.data());
-    if (i == 0) std::cout << (s.query >= 0 ? "query:answer:" : "labels:");
+    const SampleInfo& s = info[i];
     std::cout << " ";
-    if (s.query >= 0) std::cout << s.query << ":";
+    if (query) std::cout << s.query << ":";
     std::cout << s.label;
-    const int ox = pad + (i % cols) * (Wt + pad), oy = pad + (i / cols) * (Ht + pad);
-    for (int y = 0; y < Ht; ++y)
-      for (int x = 0; x < Wt; ++x)
-        pixels[static_cast<std::size_t>(oy + y) * W + ox + x] =
-            static_cast<std::uint8_t>(std::lround(img[y * Wt + x] * 255.0f));
+    const float* img = images.data() + static_cast<std::size_t>(i) * task->pixels();
+    const int ox = pad + (i % cols) * (Wt + pad), oy = pad + (i / cols) * (Th + pad);
+    for (int y = 0; y < Th; ++y)
+      for (int x = 0; x < Wt; ++x) {
+        std::uint8_t v = 0;
+        if (y < Ht) v = static_cast<std::uint8_t>(std::lround(img[y * Wt + x] * 255.0f));
+        else if (y > Ht && x >= s.box.x0 && x < s.box.x1) v = 255;  // the answer's box, if any
+        pixels[static_cast<std::size_t>(oy + y) * W + ox + x] = v;
+      }
   }
   std::cout << "\n";
   WritePngGray(out, W, H, pixels);

@@ -1,6 +1,6 @@
 // Matrix products through BLAS (OpenBLAS). Row-major: C (m, n) = alpha * op(A) op(B) + beta * C,
 // op(A) (m, k), op(B) (k, n). This header does not include <cblas.h>, which conflicts with
-// xtensor-blas's declarations (DESIGN.md section 5); blas.cpp does.
+// xtensor-blas's declarations (docs/architecture.md, "The stack"); blas.cpp does.
 #pragma once
 
 #include <vector>

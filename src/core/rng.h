@@ -1,4 +1,4 @@
-// Seeded random number generator with independent streams per purpose (DESIGN.md section 1).
+// Seeded random number generator with independent streams per purpose (docs/architecture.md).
 //
 // Rng(seed, "init"), Rng(seed, "data"), Rng(seed, "policy"), Rng(seed, "eval") are independent
 // generators: changing how many draws one purpose makes never shifts another's. The generator is

@@ -79,6 +79,8 @@ class AttentionModel {
   const ModelSpec& spec() const { return spec_; }
   const Sensor<T>& sensor() const { return *sensor_; }
   const LocationPolicy<T>* policy() const { return policy_.get(); }  // null: differentiable sensor
+  // The tensors the REINFORCE gradient reaches (the location network; none without a policy).
+  std::vector<ParamId> PolicyParams() const { return policy_ ? location_.params() : std::vector<ParamId>{}; }
   // When set, Forward adds the seconds spent in the sensor to *seconds (profiling).
   void set_sensor_timer(double* seconds) { sensor_seconds_ = seconds; }
   // Parameter name prefixes of each sub-network, for tests and diagnostics.

@@ -18,6 +18,18 @@ struct CoreKind : KindInfo {
       make;
 };
 
+// The kind of a core whose constructor is Core(store, name, input, hidden).
+template <class T, class Core>
+CoreKind<T> MakeCoreKind(const char* name, const char* help) {
+  CoreKind<T> k;
+  k.name = name;
+  k.help = help;
+  k.make = [](ParamStore<T>& store, const std::string& prefix, int input, int hidden) {
+    return std::make_unique<Core>(store, prefix, input, hidden);
+  };
+  return k;
+}
+
 // Every registered core: one declaration and one line each in cores.cpp.
 // T: float (training) or double (checks).
 template <class T>

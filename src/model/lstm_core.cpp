@@ -6,13 +6,7 @@ namespace glimpse {
 
 template <class T>
 CoreKind<T> LstmCoreKind() {
-  CoreKind<T> k;
-  k.name = "lstm";
-  k.help = "an LSTM cell (Hochreiter and Schmidhuber 1997)";
-  k.make = [](ParamStore<T>& store, const std::string& name, int input, int hidden) {
-    return std::make_unique<LstmCore<T>>(store, name, input, hidden);
-  };
-  return k;
+  return MakeCoreKind<T, LstmCore<T>>("lstm", "LSTM cell, Hochreiter and Schmidhuber 1997");
 }
 
 template CoreKind<float> LstmCoreKind();

@@ -86,6 +86,16 @@ class QueryModel {
     store_.Allocate();
   }
 
+  // The tensors the REINFORCE gradient reaches with hard attention: the query embedding, the key
+  // projection and (additive scores) v; none with soft attention.
+  std::vector<ParamId> PolicyParams() const {
+    if (!policy_) return {};
+    std::vector<ParamId> ids = {embed_};
+    for (ParamId id : key_.params()) ids.push_back(id);
+    if (v_ >= 0) ids.push_back(v_);
+    return ids;
+  }
+
   void Init(Rng& rng) {
     fc1_.Init(rng);
     fc2_.Init(rng);

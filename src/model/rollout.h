@@ -1,4 +1,4 @@
-// A rollout: every step's tensors of one batch of episodes, as a value (DESIGN.md section 1).
+// A rollout: every step's tensors of one batch of episodes, as a value (docs/architecture.md).
 // Step t = 1..T occupies rows [(t-1) N, t N) of each (T N, .) tensor; N = images x samples.
 #pragma once
 

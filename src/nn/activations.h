@@ -1,4 +1,4 @@
-// Element-wise activations as plain loops over contiguous storage (DESIGN.md section 5: fused
+// Element-wise activations as plain loops over contiguous storage (docs/architecture.md, "The stack": fused
 // xtensor expressions are ~50x slower here). Backward functions take the forward *output* y, from
 // which each derivative follows: relu' = [y > 0], tanh' = 1 - y^2, sigmoid' = y (1 - y).
 // With accumulate, dx += ...; otherwise dx = ... . dx may alias dy when not accumulating.

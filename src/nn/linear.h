@@ -20,6 +20,8 @@ class Linear {
     w_ = store.Register(name + ".W", {static_cast<std::size_t>(out), static_cast<std::size_t>(in)});
     if (bias) b_ = store.Register(name + ".b", {static_cast<std::size_t>(out)});
   }
+  // Its tensors in the store: W, then b when it has one.
+  std::vector<ParamId> params() const { return b_ >= 0 ? std::vector<ParamId>{w_, b_} : std::vector<ParamId>{w_}; }
 
   // PyTorch's default: W, b ~ U(-1/sqrt(in), 1/sqrt(in)).
   void Init(Rng& rng) {

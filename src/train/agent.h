@@ -45,7 +45,7 @@ class Agent {
   // The hard-attention policy whose choices REINFORCE trains (null: differentiable or none), and
   // the parameter tensors that receive its gradient (the gradient-variance diagnostic).
   virtual const LocationPolicy<float>* policy() const = 0;
-  virtual std::vector<std::string> PolicyParams() const = 0;
+  virtual std::vector<ParamId> PolicyParams() const = 0;
   // Metrics of the last Forward beyond the answer error, as (hits, count) per name, added to
   // counts; rows i M .. i M + M - 1 hold the M samples of one image. (strip5: the attention peak.)
   virtual void CountMetrics(const Batch& /*batch*/, int /*samples*/,

@@ -58,11 +58,6 @@ void ImageAgent::LogExamples(const Task& task, RunLogger& log, std::int64_t epoc
   log.Block("/trajectories/prediction", {static_cast<std::size_t>(K)}, r.actions.data());
 }
 
-std::vector<std::string> ImageAgent::PolicyParams() const {
-  if (!policy()) return {};
-  return {"location.fc.W", "location.fc.b"};
-}
-
 AgentKind ImageAgentKind() {
   AgentKind k;
   k.name = "image";

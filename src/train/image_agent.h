@@ -23,7 +23,7 @@ class ImageAgent : public Agent {
   LossSignals<float>& signals() override { return rollout_; }
   void Backward() override { model_->Backward(rollout_); }
   const LocationPolicy<float>* policy() const override { return model().policy(); }
-  std::vector<std::string> PolicyParams() const override;
+  std::vector<ParamId> PolicyParams() const override { return model().PolicyParams(); }
   std::string examples_group() const override { return "/trajectories"; }
   void SetupExamples(const Task& task, RunLogger& log) override;
   void LogExamples(const Task& task, RunLogger& log, std::int64_t epoch) override;

@@ -89,13 +89,6 @@ void QueryAgent::LogExamples(const Task& task, RunLogger& log, std::int64_t epoc
   log.Block("/attention/prediction", {k, kQueries}, r.r.actions.data());
 }
 
-std::vector<std::string> QueryAgent::PolicyParams() const {
-  if (!policy()) return {};
-  std::vector<std::string> names = {"query.E", "attention.Wk.W"};
-  if (model_->spec().score == ScoreKind::kAdditive) names.push_back("attention.v");
-  return names;
-}
-
 AgentKind QueryAgentKind() {
   AgentKind k;
   k.name = "query";

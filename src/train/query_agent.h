@@ -27,13 +27,13 @@ class QueryAgent : public Agent {
   LossSignals<float>& signals() override { return rollout_.r; }
   void Backward() override { model_->Backward(rollout_); }
   const LocationPolicy<float>* policy() const override { return model_->policy(); }
-  std::vector<std::string> PolicyParams() const override;
+  std::vector<ParamId> PolicyParams() const override { return model().PolicyParams(); }
   void CountMetrics(const Batch& batch, int samples,
                     std::map<std::string, std::pair<double, double>>& counts) const override;
   std::string examples_group() const override { return "/attention"; }
   void SetupExamples(const Task& task, RunLogger& log) override;
   void LogExamples(const Task& task, RunLogger& log, std::int64_t epoch) override;
-  QueryModel<float>& model() { return *model_; }
+  const QueryModel<float>& model() const { return *model_; }
 
  private:
   ExperimentConfig cfg_;

@@ -1,4 +1,4 @@
-// One HDF5 file per run (DESIGN.md section 8). This header hides HDF5: run_file.cpp is the only
+// One HDF5 file per run (README.md, "The run file"). This header hides HDF5: run_file.cpp is the only
 // file that includes H5Cpp.h.
 //
 // Crash safety: HDF5 files can be left unreadable by a kill in the middle of a write, so a writer

@@ -4,7 +4,7 @@
 // the rewards score the answers, the estimator turns the agent's trace into loss signals, the agent
 // back-propagates them, the optimizer steps.
 //
-// Random streams (DESIGN.md section 1): "init" draws the parameters, "data" shuffles each epoch,
+// Random streams (docs/architecture.md): "init" draws the parameters, "data" shuffles each epoch,
 // "policy" samples training locations, "eval" samples evaluation episodes (a fresh stream for each
 // evaluation, so evaluating more or less often never changes training). The same seed and thread
 // count give the same run, resumed or not.

@@ -12,7 +12,7 @@ Trainer::Diagnostic Trainer::MeasureGradientVariance(int draws) {
   for (int i = 0; i < B; ++i) probe[i] = i;
   auto& store = agent_->store();
   std::vector<const ParamInfo*> tensors;  // the tensors that receive the REINFORCE gradient
-  for (const auto& name : agent_->PolicyParams()) tensors.push_back(&store.info(store.Find(name)));
+  for (const ParamId id : agent_->PolicyParams()) tensors.push_back(&store.info(id));
   Check(!tensors.empty(), "gradient-variance diagnostics need a hard-attention policy (--attention gaussian or ",
         "categorical)");
   std::size_t count = 0;
