@@ -1,15 +1,61 @@
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <cctype>
+#include <fstream>
+
+#include "envs/tasks.h"
+#include "src/attention/attentions.h"
+#include "src/core/optimizer.h"
+#include "src/core/schedule.h"
+#include "src/model/cores.h"
+#include "src/rl/baseline.h"
 #include "tests/cli/cli_helpers.h"
 
+using namespace glimpse;
 using namespace glimpse::test;
 
 TEST_CASE("glimpse --help lists the subcommands", "[cli]") {
   const auto r = RunGlimpse("--help");
   CHECK(r.code == 0);
   for (const char* c : {"info", "render", "bench"}) CHECK_THAT(r.output, Catch::Contains(c));
+  CHECK_THAT(r.output, Catch::Contains("--version"));  // the usage text names it
   CHECK(RunGlimpse("").code == 2);
   CHECK(RunGlimpse("frobnicate").code == 2);
+  const auto v = RunGlimpse("--version");
+  CHECK(v.code == 0);
+  CHECK_THAT(v.output, Catch::StartsWith("glimpse ") && Catch::Contains("commit"));
+}
+
+TEST_CASE("train --help lists every registered kind of every axis with its help", "[cli][registry]") {
+  const auto r = RunGlimpse("train --help");
+  REQUIRE(r.code == 0);
+  auto squeeze = [](std::string t) {  // --help wraps its lines: compare without white space
+    t.erase(std::remove_if(t.begin(), t.end(), [](char c) { return std::isspace(static_cast<unsigned char>(c)); }),
+            t.end());
+    return t;
+  };
+  const std::string help = squeeze(r.output);
+  auto listed = [&](const auto& registry) {
+    for (const auto& k : registry) {
+      INFO(registry.option() << " " << k.name);
+      CHECK_THAT(help, Catch::Contains(squeeze(k.name + " (" + k.help + ")")));
+      for (const auto& o : k.options) CHECK_THAT(help, Catch::Contains("--" + o.name));  // its own options
+    }
+  };
+  listed(Tasks());
+  listed(Attentions<float>());
+  listed(Cores<float>());
+  listed(Baselines());
+  listed(Optimizers());
+  listed(Schedules());
+  CHECK_THAT(r.output, Catch::Contains("--std"));  // the Gaussian policy's own option
+}
+
+TEST_CASE("bench --help names all three measurements", "[cli][bench]") {
+  const auto r = RunGlimpse("bench --help");
+  CHECK(r.code == 0);
+  CHECK_THAT(r.output, Catch::Contains("train|env|sensors"));
 }
 
 TEST_CASE("glimpse <command> --help lists options with defaults", "[cli]") {
@@ -31,6 +77,8 @@ TEST_CASE("Bad input to render: a clear message and a non-zero exit", "[cli]") {
   CHECK_THAT(r.output, Catch::Contains("bogus"));
 }
 
+#include <algorithm>
+#include <cctype>
 #include <fstream>
 
 #include "envs/idx.h"
@@ -52,4 +100,13 @@ TEST_CASE("render writes a PNG and never overwrites without --force", "[cli]") {
   r = RunGlimpse("render --env cluttered60 --count 5 --data-dir " + dir + " --out " + out);
   CHECK(r.code == 1);
   CHECK_THAT(r.output, Catch::Contains("--force"));
+  // --config: the task and seed from an INI file, the command line still winning.
+  const std::string ini = TempDir() + "/glimpse_cli_render.ini";
+  std::ofstream(ini) << "env = translated60\nseed = 2\ndata-dir = " << dir << "\n";
+  r = RunGlimpse("render --config " + ini + " --count 5 --out " + out + " --force");
+  CHECK(r.code == 0);
+  CHECK_THAT(r.output, Catch::Contains("5 translated60 samples"));
+  r = RunGlimpse("render --config " + ini + " --env mnist28 --count 5 --out " + out + " --force");
+  CHECK(r.code == 0);
+  CHECK_THAT(r.output, Catch::Contains("5 mnist28 samples"));
 }
