@@ -30,14 +30,13 @@ class Agent {
  public:
   virtual ~Agent() = default;
   virtual ParamStore<float>& store() = 0;
-  virtual int classes() const = 0;  // C: answers
   // Answers every row of batch: kSample draws the hard choices from rng (with probability
   // semi_sampling a row takes the policy's mean instead), kMean takes the mean (rng unused).
   virtual void Forward(const Batch& batch, LocationMode mode, Rng* rng, double semi_sampling) = 0;
-  // Of the last Forward: answer scores (N, C), their argmax (N), and the trace the estimator reads.
-  virtual const float* logits() const = 0;
-  virtual const std::int32_t* answers() const = 0;
+  // Of the last Forward: the trace the estimator reads (its logits (N, C) are the answer scores)
+  // and the answers, their argmax (N).
   virtual const PolicyTrace<float>& trace() const = 0;
+  virtual const std::int32_t* answers() const = 0;
   // Where the estimator writes its signals for the last Forward; Backward adds their gradient to
   // store().grads().
   virtual LossSignals<float>& signals() = 0;

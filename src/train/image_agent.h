@@ -15,9 +15,7 @@ class ImageAgent : public Agent {
   ImageAgent(const ExperimentConfig& cfg, const Task& task, WorkerPool& pool);
 
   ParamStore<float>& store() override { return model_->store(); }
-  int classes() const override { return model().spec().classes; }
   void Forward(const Batch& batch, LocationMode mode, Rng* rng, double semi_sampling) override;
-  const float* logits() const override { return rollout_.logits.data(); }
   const std::int32_t* answers() const override { return rollout_.actions.data(); }
   const PolicyTrace<float>& trace() const override { return rollout_; }
   LossSignals<float>& signals() override { return rollout_; }

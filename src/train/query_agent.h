@@ -19,9 +19,7 @@ class QueryAgent : public Agent {
   explicit QueryAgent(const ExperimentConfig& cfg);
 
   ParamStore<float>& store() override { return model_->store(); }
-  int classes() const override { return kQueryAnswers; }
   void Forward(const Batch& batch, LocationMode mode, Rng* rng, double semi_sampling) override;
-  const float* logits() const override { return rollout_.r.logits.data(); }
   const std::int32_t* answers() const override { return rollout_.r.actions.data(); }
   const PolicyTrace<float>& trace() const override { return rollout_.r; }
   LossSignals<float>& signals() override { return rollout_.r; }

@@ -289,10 +289,10 @@ EvalResult Trainer::Evaluate(Split split, int samples, int max_images) {
   EvalResult res;
   res.samples = samples;
   res.images = std::min(max_images, task_->size(split));
-  const int B = cfg_.batch, M = samples, C = agent_->classes();
+  const int B = cfg_.batch, M = samples;
   Rng eval_rng(cfg_.seed, "eval");  // a fresh stream per evaluation: evaluating never changes training
   std::vector<std::int64_t> idx(static_cast<std::size_t>(B) * M);
-  std::vector<double> avg(C);
+  std::vector<double> avg;
   std::map<std::string, std::pair<double, double>> counts;
   int wrong = 0;
   for (int start = 0; start < res.images; start += B) {
@@ -301,10 +301,13 @@ EvalResult Trainer::Evaluate(Split split, int samples, int max_images) {
       for (int m = 0; m < M; ++m) idx[i * M + m] = start + i;
     Render(eval_batch_, split, idx.data(), n * M, 0);
     agent_->Forward(eval_batch_, M == 1 ? LocationMode::kMean : LocationMode::kSample, &eval_rng, 0.0);
+    const Mat<float>& logits = agent_->trace().logits;  // (n M, C)
+    const int C = static_cast<int>(logits.shape(1));
+    avg.resize(C);
     for (int i = 0; i < n; ++i) {
       std::fill(avg.begin(), avg.end(), 0.0);
       for (int m = 0; m < M; ++m)  // average the class probabilities of the M episodes
-        AddProbabilities(agent_->logits() + static_cast<std::ptrdiff_t>(i * M + m) * C, C, avg.data());
+        AddProbabilities(logits.data() + static_cast<std::ptrdiff_t>(i * M + m) * C, C, avg.data());
       const int guess = static_cast<int>(std::max_element(avg.begin(), avg.end()) - avg.begin());
       wrong += guess != eval_batch_.labels[i * M];
     }
