@@ -8,7 +8,12 @@
 Each row of `load_experiment` / `load_runs` holds the run's configuration as columns (option names
 as on the command line, values converted to numbers where they are numbers), summary columns
 (`epochs_done`, `test_error`, `val_error`, `images`, `images_per_s`, `grad_var`, `grad_snr`), and the
-series as arrays in columns `train`, `eval`, `diagnostics` (each a DataFrame). Command line:
+series as arrays in columns `train`, `eval`, `diagnostics` (each a DataFrame).
+
+Every load checks the file first (`check_file`: the CRC-32 glimpse appends to every run file) and
+raises ValueError naming a damaged file; `load_params` also checks the checkpoint's digest. A file
+edited with h5py loses that checksum (HDF5 rewrites the end of the file): `reseal` appends a new one.
+Command line:
 
     scripts/results.py EXPERIMENT|RUN.h5 ...      prints the summary table
 """
@@ -16,6 +21,7 @@ import glob
 import math
 import os
 import sys
+import zlib
 
 import h5py
 import numpy as np
@@ -56,9 +62,70 @@ def _checkpoint_epoch(f):
     return best
 
 
+TRAILER_TAG = b"\n#glimpse crc32 "
+TRAILER_SIZE = len(TRAILER_TAG) + 9
+
+
+def check_file(path):
+    """Raises ValueError naming `path` unless its bytes match the CRC-32 glimpse stored at its end. A
+    file of the earliest HDF5 format without one (written by an older glimpse) passes unchecked."""
+    data = open(path, "rb").read()
+    if data[:8] != b"\x89HDF\r\n\x1a\n":
+        raise ValueError(f"{path} is not an HDF5 file")
+    if data[-TRAILER_SIZE:-9] != TRAILER_TAG or not data.endswith(b"\n"):
+        if data[8] >= 2:  # the checksummed format glimpse writes, without its checksum
+            raise ValueError(f"{path} is damaged: the checksum glimpse writes at its end is missing "
+                             "(edited with h5py? results.reseal(path) appends a new one)")
+        return
+    stored = data[-9:-1].decode("ascii", "replace")
+    now = "%08x" % zlib.crc32(data[:-TRAILER_SIZE])
+    if stored != now:
+        raise ValueError(f"{path} is damaged: its bytes have CRC-32 {now}, glimpse stored {stored}")
+
+
+def reseal(path):
+    """After editing a run file with h5py: append the checksum glimpse checks (the edit is trusted)."""
+    data = open(path, "rb").read()
+    if data[-TRAILER_SIZE:-9] == TRAILER_TAG:
+        data = data[:-TRAILER_SIZE]
+    with open(path, "wb") as f:
+        f.write(data + TRAILER_TAG + (b"%08x\n" % zlib.crc32(data)))
+
+
+def load_params(path):
+    """The parameters of the run's checkpoint (float32), checked against the digest stored with
+    them; a dict name -> array shaped as in the model."""
+    check_file(path)
+    with h5py.File(path, "r", locking=False) as f:
+        slots = [s for s in ("checkpoint", "checkpoint_next", "checkpoint_prev", "checkpoint_new")
+                 if s in f and _value(f[s].attrs.get("complete", "0")) == 1]
+        if not slots:
+            raise ValueError(f"{path} holds no complete checkpoint")
+        slot = max(slots, key=lambda s: int(_value(f[s].attrs["step"])))
+        g = f[slot]
+        flat = np.asarray(g["params"], dtype="<f4")
+        digest = g.attrs.get("digest:params")
+        if digest is not None:
+            digest = digest.decode() if isinstance(digest, bytes) else digest
+            now = "crc32:%08x" % zlib.crc32(flat.tobytes())
+            if now != digest:
+                raise ValueError(f"{path} is damaged: the checkpoint's params ({slot}/params) have digest "
+                                 f"{now}, {digest} was stored with them")
+        names = _value(g.attrs["param_names"]).split("\n")
+        shapes = _value(g.attrs["param_shapes"]).split("\n")
+        offsets = np.asarray(g["param_offsets"])
+        out = {}
+        for name, shape, off in zip(names, shapes, offsets):
+            dims = [int(d) for d in shape.split("x")]
+            n = int(np.prod(dims))
+            out[name] = flat[off:off + n].reshape(dims)
+        return out
+
+
 def load_run(path):
     """One run as a dict: config (dict), train/eval/diagnostics (DataFrames), trajectories and
     attention (dicts of arrays)."""
+    check_file(path)
     with h5py.File(path, "r", locking=False) as f:
         if "glimpse_version" not in f.attrs:
             raise ValueError(f"{path} is not a glimpse run file")

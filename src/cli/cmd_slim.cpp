@@ -2,6 +2,9 @@
 // configuration, every series, the logged trajectories or attention weights and the last
 // checkpoint's parameters, and drops the optimizer state and the spare checkpoint slot (about 80% of
 // a run file). The copy evaluates (glimpse eval) and plots; it cannot be resumed.
+// The source's checkpoint is read and checked against its digests first (a damaged run is refused),
+// and the copy is written in the checksummed format (run_file.h) with the parameters' digest, so
+// slim also migrates a run file written by an older glimpse.
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -28,6 +31,7 @@ int RunSlim(int argc, char** argv) {
     const RunFile file(in, RunFile::Mode::kReadOnly);
     slot = CheckpointGroup(file);
     Check(!slot.empty(), "'", in, "' holds no complete checkpoint: nothing to keep");
+    LoadCheckpoint(file);  // reads every part of the checkpoint, checking the stored digests
     std::vector<std::string> skip = {slot + "/optimizer"};
     for (const auto& g : CheckpointGroups())
       if (g != slot) skip.push_back(g);
@@ -36,6 +40,13 @@ int RunSlim(int argc, char** argv) {
   }
   {
     RunFile copy(out, RunFile::Mode::kReadWrite);
+    // The optimizer state is left out, and so are its digests; a run from before digests gets one.
+    for (const auto& [name, value] : copy.Attributes(slot))
+      if (name.rfind("digest:optimizer/", 0) == 0) copy.RemoveAttribute(slot, name);
+    if (!copy.Attributes(slot).count("digest:params")) {
+      const std::vector<float> params = copy.ReadArray<float>(slot + "/params");
+      copy.SetAttribute(slot, "digest:params", DigestOf(params.data(), params.size() * sizeof(float)));
+    }
     copy.SetAttribute("/", "slim", "a copy made by glimpse slim from '" + in +
                                        "': the optimizer state and the spare checkpoint are left out, so "
                                        "it evaluates and plots but cannot be resumed");

@@ -7,7 +7,7 @@
 
 #include "src/cli/commands.h"
 #include "src/cli/options.h"
-#include "src/cli/run_config.h"
+#include "src/train/run_config.h"
 #include "src/core/error.h"
 #include "src/train/checkpoint.h"
 

@@ -5,7 +5,7 @@
 
 #include "src/cli/commands.h"
 #include "src/cli/config_options.h"
-#include "src/cli/run_config.h"
+#include "src/train/run_config.h"
 #include "src/core/error.h"
 #include "src/train/trainer.h"
 

@@ -11,6 +11,7 @@ const std::vector<Command>& Commands() {
       {"summarize", "a markdown table row per run file (errors, speed, gradient variance)", RunSummarize},
       {"slim", "a small copy of a run (no optimizer state) to commit; evaluates and plots, cannot resume",
        RunSlim},
+      {"verify", "check that run files are whole: checksums, digests, configuration, series", RunVerify},
       {"render", "write a PNG grid of task samples", RunRender},
       {"bench", "measure throughput; last line images_per_s=F", RunBench},
   };

@@ -21,6 +21,7 @@ int RunTrain(int argc, char** argv);
 int RunEval(int argc, char** argv);
 int RunSummarize(int argc, char** argv);
 int RunSlim(int argc, char** argv);
+int RunVerify(int argc, char** argv);
 
 const std::vector<Command>& Commands();
 

@@ -36,6 +36,17 @@ bool HasCheckpoint(const RunFile& file);
 // The group of the checkpoint LoadCheckpoint reads ("" if none), and every checkpoint group name.
 std::string CheckpointGroup(const RunFile& file);
 const std::vector<std::string>& CheckpointGroups();
-Checkpoint LoadCheckpoint(const RunFile& file);  // Error if there is none
+// Error if there is none, or if a part whose digest is stored (the parameters, each optimizer
+// buffer) reads back with another digest: the message names the file and the part.
+Checkpoint LoadCheckpoint(const RunFile& file);
+
+// The digest stored beside a checkpoint's parameters and optimizer buffers, as the slot's attribute
+// "digest:PART" (PART = params, optimizer/NAME): "crc32:" and the CRC-32 (zlib) of the raw
+// little-endian bytes, in 8 hex digits. Python: "crc32:%08x" % zlib.crc32(array.tobytes()).
+std::string DigestOf(const void* data, std::size_t bytes);
+// Error naming the file, slot and part when `data` does not match the stored digest of `part`;
+// nothing when no digest is stored (a file from before digests).
+void CheckDigest(const RunFile& file, const std::string& slot, const std::string& part, const void* data,
+                 std::size_t bytes);
 
 }  // namespace glimpse

@@ -14,10 +14,79 @@
 
 #include <limits>
 
+#include <zlib.h>
+
+#include <fstream>
+#include <iterator>
+
 #include "src/core/error.h"
 
 namespace glimpse {
 namespace {
+
+// The whole-file checksum: glimpse appends "\n#glimpse crc32 XXXXXXXX\n" (the CRC-32 of every byte
+// before it) after HDF5's end of file at each commit, and checks it before HDF5 parses anything, so
+// a damaged file never reaches the HDF5 library (which can crash on some damaged structures).
+// HDF5 and h5py ignore bytes past the end of file; a writer's HDF5 overwrites them.
+constexpr char kTrailerTag[] = "\n#glimpse crc32 ";
+constexpr std::size_t kTagSize = sizeof(kTrailerTag) - 1, kTrailerSize = kTagSize + 8 + 1;
+
+std::string ReadBytes(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  Check(static_cast<bool>(f), "cannot read '", path, "': ", std::strerror(errno));
+  return std::string(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
+}
+
+std::uint32_t Crc32(const char* data, std::size_t n) {
+  uLong crc = crc32(0L, Z_NULL, 0);
+  while (n > 0) {
+    const uInt k = static_cast<uInt>(std::min<std::size_t>(n, 1u << 30));
+    crc = crc32(crc, reinterpret_cast<const Bytef*>(data), k);
+    data += k, n -= k;
+  }
+  return static_cast<std::uint32_t>(crc);
+}
+
+void AppendTrailer(const std::string& path) {
+  const std::string bytes = ReadBytes(path);
+  char trailer[kTrailerSize + 1];
+  std::snprintf(trailer, sizeof(trailer), "%s%08x\n", kTrailerTag, Crc32(bytes.data(), bytes.size()));
+  std::ofstream f(path, std::ios::binary | std::ios::app);
+  f.write(trailer, static_cast<std::streamsize>(kTrailerSize));
+  Check(static_cast<bool>(f.flush()), "cannot write '", path, "': ", std::strerror(errno), " (disk full?)");
+}
+
+bool require_checksums = false;  // RunFile::RequireChecksums
+
+// Checks a run file's bytes before HDF5 sees them. Returns true when they end in a matching trailer;
+// false for a file of the earliest format without one (an older glimpse), unless checksums are
+// required; Error for anything else: not HDF5, a mismatching trailer, or a checksummed-format file
+// (superblock version 2 or later, as glimpse writes) whose trailer is gone.
+bool CheckTrailer(const std::string& path) {
+  const std::string bytes = ReadBytes(path);
+  static const char kSignature[] = "\x89HDF\r\n\x1a\n";
+  Check(bytes.size() > 8 && bytes.compare(0, 8, kSignature, 8) == 0, "'", path,
+        "' is not an HDF5 file (is it a glimpse run file?)");
+  const bool checksummed_format = static_cast<unsigned char>(bytes[8]) >= 2;
+  const bool has = bytes.size() >= kTrailerSize &&
+                   bytes.compare(bytes.size() - kTrailerSize, kTagSize, kTrailerTag) == 0 && bytes.back() == '\n';
+  if (!has) {
+    Check(!checksummed_format, "'", path, "' is damaged: it lacks the checksum glimpse writes at the end of ",
+          "every run file (or it was not written by glimpse)");
+    Check(!require_checksums, "'", path, "' has no checksums (written by an older glimpse); glimpse slim ",
+          "rewrites it with them");
+    return false;
+  }
+  const std::size_t at = bytes.size() - kTrailerSize;
+  if (bytes.compare(at, kTagSize, kTrailerTag) != 0 || bytes.back() != '\n') return false;
+  const std::string hex = bytes.substr(at + kTagSize, 8);
+  char* end = nullptr;
+  const unsigned long stored = std::strtoul(hex.c_str(), &end, 16);
+  const std::uint32_t now = Crc32(bytes.data(), at);
+  Check(end == hex.c_str() + 8 && stored == now, "'", path, "' is damaged: its bytes have CRC-32 ",
+        Format(std::hex, now), ", but glimpse stored ", hex, " at its end when it wrote it");
+  return true;
+}
 
 template <class T>
 const H5::PredType& H5Type();
@@ -52,8 +121,11 @@ auto Guard(const std::string& file, const char* what, F&& f) -> decltype(f()) {
 
 }  // namespace
 
+void RunFile::RequireChecksums(bool require) { require_checksums = require; }
+
 struct RunFile::Impl {
   H5::H5File file;
+  bool trailer = false;  // the file ended in a whole-file checksum when it was opened
   bool writable = false;
   bool dirty = false;
   std::string work;  // the private working copy that writes go to (writable modes)
@@ -66,7 +138,43 @@ H5::FileAccPropList NoHdf5Locking() {
   // glimpse serialises writers itself (PATH.lock) and readers only ever see complete files.
   H5::FileAccPropList fapl;
   H5Pset_file_locking(fapl.getId(), false, true);
+  // The 1.10 format: superblock, object headers, B-trees and heaps carry checksums, which HDF5
+  // verifies on every read (the earliest format has none). Files of the earliest format still open.
+  fapl.setLibverBounds(H5F_LIBVER_V110, H5F_LIBVER_V110);
   return fapl;
+}
+
+// A dataset's creation properties with its data checksummed: chunked (`chunk`, the chunk shape of a
+// growing dataset, or else one chunk of the whole dataset) with the Fletcher-32 filter, so HDF5
+// refuses a damaged chunk on reading. A fixed dataset of rank 0 or with no elements holds no data to
+// protect and stays contiguous.
+H5::DSetCreatPropList Checksummed(H5::DSetCreatPropList props, const std::vector<hsize_t>& dims,
+                                  std::vector<hsize_t> chunk = {}) {
+  if (chunk.empty()) {
+    if (dims.empty() || std::find(dims.begin(), dims.end(), hsize_t{0}) != dims.end()) return props;
+    chunk = dims;
+  }
+  if (props.getLayout() != H5D_CHUNKED) props.setChunk(static_cast<int>(chunk.size()), chunk.data());
+  bool fletcher = false;
+  for (int i = 0; i < props.getNfilters(); ++i) {
+    unsigned flags = 0;
+    size_t n = 0;
+    unsigned config = 0;
+    char name[32];
+    fletcher = fletcher || props.getFilter(i, flags, n, nullptr, sizeof(name), name, config) == H5Z_FILTER_FLETCHER32;
+  }
+  if (!fletcher) props.setFletcher32();
+  return props;
+}
+
+// A string attribute value as a fixed-length string: stored inside the (checksummed) object header,
+// where a variable-length string would live in the global heap, which has no checksum.
+void WriteStringAttribute(H5::H5Object& object, const std::string& name, const std::string& value) {
+  H5::StrType st(H5::PredType::C_S1, std::max<std::size_t>(value.size(), 1));
+  st.setStrpad(H5T_STR_NULLTERM);
+  if (object.attrExists(name)) object.removeAttr(name);
+  H5::Attribute a = object.createAttribute(name, st, H5::DataSpace(H5S_SCALAR));
+  a.write(st, value);
 }
 
 void FsyncPath(const std::string& p) {
@@ -125,6 +233,7 @@ void RunFile::Open(Mode mode) {
       return;
     }
     Check(FileExists(path), "run file '", path, "' does not exist");
+    impl_->trailer = CheckTrailer(path);  // before HDF5 parses a byte of it
     bool hdf5 = false;
     try {
       hdf5 = H5::H5File::isHdf5(path);
@@ -173,8 +282,9 @@ void RunFile::Commit() {
     impl_->file.flush(H5F_SCOPE_GLOBAL);
     impl_->file.close();
   });
-  // The working copy becomes the run file in one rename: a kill at any moment leaves either the
-  // previous or the new complete file.
+  // The working copy, checksummed whole, becomes the run file in one rename: a kill at any moment
+  // leaves either the previous or the new complete file.
+  AppendTrailer(impl_->work);
   FsyncPath(impl_->work);
   if (std::rename(impl_->work.c_str(), path_.c_str()) != 0)
     Fail("cannot save '", path_, "': ", std::strerror(errno),
@@ -194,16 +304,39 @@ void RunFile::Commit() {
 
 namespace {
 
-// Copies the string attributes of src onto dst (glimpse writes only string attributes on groups).
-void CopyStringAttributes(const H5::Group& src, H5::Group& dst) {
-  const H5::StrType st(H5::PredType::C_S1, H5T_VARIABLE);
+// Copies the string attributes of src onto dst (glimpse writes only string attributes), in the
+// checksummed form (WriteStringAttribute).
+void CopyStringAttributes(const H5::H5Object& src, H5::H5Object& dst) {
   for (int i = 0; i < src.getNumAttrs(); ++i) {
     H5::Attribute a = src.openAttribute(static_cast<unsigned>(i));
     if (a.getTypeClass() != H5T_STRING) continue;
     std::string v;
     a.read(a.getStrType(), v);
-    dst.createAttribute(a.getName(), st, H5::DataSpace(H5S_SCALAR)).write(st, v);
+    WriteStringAttribute(dst, a.getName(), v);
   }
+}
+
+// Copies dataset `path` of src into dst, rewritten: the same type, shape, growth and fill value, its
+// data checksummed (Checksummed) whatever the source had, and its string attributes.
+void CopyDataset(const H5::H5File& src, H5::H5File& dst, const std::string& path) {
+  const H5::DataSet from = src.openDataSet(path);
+  const H5::DataSpace space = from.getSpace();
+  const H5::DataType type = from.getDataType();
+  std::vector<hsize_t> dims(static_cast<std::size_t>(space.getSimpleExtentNdims()));
+  if (!dims.empty()) space.getSimpleExtentDims(dims.data());
+  H5::DSetCreatPropList props = from.getCreatePlist();
+  std::vector<hsize_t> chunk;
+  if (props.getLayout() == H5D_CHUNKED) {  // keep the source's chunks (growing series and blocks)
+    chunk.resize(dims.size());
+    props.getChunk(static_cast<int>(chunk.size()), chunk.data());
+  }
+  H5::DataSet to = dst.createDataSet(path, type, space, Checksummed(props, dims, chunk));
+  std::vector<char> buf(static_cast<std::size_t>(space.getSimpleExtentNpoints()) * type.getSize());
+  if (!buf.empty()) {
+    from.read(buf.data(), type);
+    to.write(buf.data(), type);
+  }
+  CopyStringAttributes(from, to);
 }
 
 // Recursive copy of group `path` of src into dst (the group exists in dst), leaving out `skip`.
@@ -218,9 +351,8 @@ void CopyGroup(const H5::H5File& src, H5::H5File& dst, const std::string& path, 
     if (from.getObjTypeByIdx(i) == H5G_GROUP) {
       dst.createGroup(child);
       CopyGroup(src, dst, child, skip);
-    } else {  // a dataset, with its attributes, chunking and compression
-      Check(H5Ocopy(src.getId(), child.c_str(), dst.getId(), child.c_str(), H5P_DEFAULT, H5P_DEFAULT) >= 0,
-            "HDF5: cannot copy '", child, "'");
+    } else {
+      CopyDataset(src, dst, child);
     }
   }
 }
@@ -235,11 +367,118 @@ void RunFile::CopyTo(const std::string& out, const std::vector<std::string>& ski
     CopyGroup(impl_->file, dst, "/", skip);
     dst.close();
   });
+  AppendTrailer(tmp);
   FsyncPath(tmp);
   if (std::rename(tmp.c_str(), out.c_str()) != 0) {
     std::remove(tmp.c_str());
     Fail("cannot write '", out, "': ", std::strerror(errno));
   }
+}
+
+namespace {
+
+// CheckIntegrity's walk of one object's attributes, and of a group with everything below it.
+void CheckAttributes(const H5::H5Object& o, const std::string& path, std::vector<std::string>& problems) {
+  for (int i = 0; i < o.getNumAttrs(); ++i) {
+    try {
+      H5::Attribute a = o.openAttribute(static_cast<unsigned>(i));
+      if (a.getTypeClass() != H5T_STRING) continue;
+      std::string v;
+      a.read(a.getStrType(), v);
+      if (a.getStrType().isVariableStr())
+        problems.push_back("attribute '" + a.getName() + "' of '" + path +
+                           "': a variable-length string (the global heap has no checksum)");
+    } catch (const H5::Exception& e) {
+      problems.push_back("attribute " + std::to_string(i) + " of '" + path + "' cannot be read (" +
+                         e.getDetailMsg() + ")");
+    }
+  }
+}
+
+void CheckGroup(const H5::H5File& file, const std::string& path, std::vector<std::string>& problems) {
+  H5::Group g;
+  try {
+    g = file.openGroup(path);
+  } catch (const H5::Exception& e) {
+    problems.push_back("group '" + path + "' cannot be read (" + e.getDetailMsg() + ")");
+    return;
+  }
+  CheckAttributes(g, path, problems);
+  hsize_t n = 0;
+  try {
+    n = g.getNumObjs();
+  } catch (const H5::Exception& e) {
+    problems.push_back("the members of '" + path + "' cannot be listed (" + e.getDetailMsg() + ")");
+    return;
+  }
+  for (hsize_t i = 0; i < n; ++i) {
+    std::string child;
+    try {
+      child = (path == "/" ? "" : path) + "/" + g.getObjnameByIdx(i);
+      if (g.getObjTypeByIdx(i) == H5G_GROUP) {
+        CheckGroup(file, child, problems);
+        continue;
+      }
+      const H5::DataSet ds = file.openDataSet(child);
+      CheckAttributes(ds, child, problems);
+      const H5::DataSpace space = ds.getSpace();
+      const H5::DataType type = ds.getDataType();
+      const auto points = static_cast<std::size_t>(space.getSimpleExtentNpoints());
+      std::vector<char> buf(points * type.getSize());
+      if (!buf.empty()) ds.read(buf.data(), type);  // HDF5 checks each chunk's Fletcher-32 here
+      const H5::DSetCreatPropList props = ds.getCreatePlist();
+      bool fletcher = false;
+      for (int f = 0; f < props.getNfilters(); ++f) {
+        unsigned flags = 0, config = 0;
+        size_t cd = 0;
+        char name[32];
+        fletcher = fletcher || props.getFilter(f, flags, cd, nullptr, sizeof(name), name, config) == H5Z_FILTER_FLETCHER32;
+      }
+      if (points > 0 && !fletcher) problems.push_back("dataset '" + child + "': its data carries no checksum");
+    } catch (const H5::Exception& e) {
+      problems.push_back("'" + (child.empty() ? path : child) + "' cannot be read (" + e.getDetailMsg() + ")");
+    }
+  }
+}
+
+}  // namespace
+
+std::vector<std::string> RunFile::CheckIntegrity() const {
+  std::vector<std::string> found, problems;
+  try {
+    if (!impl_->trailer)
+      problems.push_back("no checksum of the whole file at its end (written by an older glimpse)");
+    H5F_info2_t info;
+    if (H5Fget_info2(impl_->file.getId(), &info) >= 0 && info.super.version < 2)
+      problems.push_back("superblock version " + std::to_string(info.super.version) +
+                         ": the format of an older glimpse, with no checksums on the file's metadata");
+    CheckGroup(impl_->file, "/", found);
+  } catch (const H5::Exception& e) {
+    found.push_back("the file cannot be read (" + e.getDetailMsg() + ")");
+  }
+  // Unprotected objects of one sort make one line; what cannot be read, a line each.
+  std::map<std::string, std::vector<std::string>> unprotected;  // sort -> objects
+  for (const std::string& p : found) {
+    const auto colon = p.find("': ");
+    const bool sorted = colon != std::string::npos && p.find("cannot be read") == std::string::npos;
+    if (sorted) unprotected[p.substr(colon + 3)].push_back(p.substr(0, colon + 1));
+    else problems.push_back(p);
+  }
+  for (const auto& [sort, objects] : unprotected)
+    problems.push_back(std::to_string(objects.size()) + (objects.size() == 1 ? " object" : " objects") +
+                       " unprotected: " + sort + " (" + objects.front() + (objects.size() > 1 ? ", ..." : "") + ")");
+  return problems;
+}
+
+std::vector<std::size_t> RunFile::Shape(const std::string& path, bool* growing) const {
+  return Guard(path_, "Shape", [&] {
+    const H5::DataSpace sp = impl_->file.openDataSet(path).getSpace();
+    const auto rank = static_cast<std::size_t>(sp.getSimpleExtentNdims());
+    std::vector<hsize_t> dims(rank), maxdims(rank);
+    if (rank > 0) sp.getSimpleExtentDims(dims.data(), maxdims.data());
+    if (growing) *growing = rank > 0 && maxdims[0] == H5S_UNLIMITED;
+    return std::vector<std::size_t>(dims.begin(), dims.end());
+  });
 }
 
 bool RunFile::Exists(const std::string& path) const {
@@ -278,10 +517,15 @@ void RunFile::SetAttribute(const std::string& object, const std::string& name, c
   return Guard(path_, "SetAttribute", [&] {
     impl_->dirty = true;
     H5::Group g = impl_->file.openGroup(object);
-    const H5::StrType st(H5::PredType::C_S1, H5T_VARIABLE);
+    WriteStringAttribute(g, name, value);
+  });
+}
+
+void RunFile::RemoveAttribute(const std::string& object, const std::string& name) {
+  return Guard(path_, "RemoveAttribute", [&] {
+    impl_->dirty = true;
+    H5::Group g = impl_->file.openGroup(object);
     if (g.attrExists(name)) g.removeAttr(name);
-    H5::Attribute a = g.createAttribute(name, st, H5::DataSpace(H5S_SCALAR));
-    a.write(st, value);
   });
 }
 
@@ -311,13 +555,12 @@ void RunFile::Append(const std::string& group, const std::vector<std::pair<std::
       if (!Exists(p)) {
         // A series new to a group that already has rows (a run made by an older glimpse, resumed)
         // starts with NaN for the earlier rows, so the group's series keep one length.
-        hsize_t dims[1] = {n}, maxdims[1] = {H5S_UNLIMITED}, chunk[1] = {256};
+        hsize_t dims[1] = {n}, maxdims[1] = {H5S_UNLIMITED};
         H5::DataSpace space(1, dims, maxdims);
         H5::DSetCreatPropList props;
-        props.setChunk(1, chunk);
         const double nan = std::numeric_limits<double>::quiet_NaN();
         props.setFillValue(H5::PredType::NATIVE_DOUBLE, &nan);
-        impl_->file.createDataSet(p, H5::PredType::NATIVE_DOUBLE, space, props);
+        impl_->file.createDataSet(p, H5::PredType::NATIVE_DOUBLE, space, Checksummed(props, {n}, {256}));
       }
       H5::DataSet ds = impl_->file.openDataSet(p);
       hsize_t cur = static_cast<hsize_t>(ds.getSpace().getSimpleExtentNpoints());
@@ -382,7 +625,7 @@ void RunFile::WriteArray(const std::string& path, const std::vector<std::size_t>
       H5Ldelete(impl_->file.getId(), path.c_str(), H5P_DEFAULT);
     }
     H5::DataSpace space(static_cast<int>(dims.size()), dims.data());
-    H5::DataSet ds = impl_->file.createDataSet(path, H5Type<T>(), space);
+    H5::DataSet ds = impl_->file.createDataSet(path, H5Type<T>(), space, Checksummed(H5::DSetCreatPropList(), dims));
     ds.write(data, H5Type<T>());
   });
 }
@@ -414,9 +657,7 @@ void RunFile::AppendBlock(const std::string& path, const std::vector<std::size_t
       dims[0] = 0;
       maxdims[0] = H5S_UNLIMITED;
       H5::DataSpace space(rank, dims.data(), maxdims.data());
-      H5::DSetCreatPropList props;
-      props.setChunk(rank, chunk.data());
-      impl_->file.createDataSet(path, H5Type<T>(), space, props);
+      impl_->file.createDataSet(path, H5Type<T>(), space, Checksummed(H5::DSetCreatPropList(), dims, chunk));
     }
     H5::DataSet ds = impl_->file.openDataSet(path);
     std::vector<hsize_t> size(rank);

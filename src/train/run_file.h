@@ -29,8 +29,12 @@ class RunFile {
     kReadWrite,    // an existing glimpse run file (resume)
     kReadOnly,     // an existing glimpse run file (eval, tests)
   };
-  // Opening an existing file checks that it is HDF5 and a glimpse run (Error otherwise).
+  // Opening an existing file checks, before HDF5 reads it, the CRC-32 of the whole file that every
+  // commit appends after HDF5's end of file; then that it is HDF5 and a glimpse run. Error otherwise,
+  // naming the file. A file of the earliest format without that checksum (an older glimpse) still
+  // opens, unprotected, unless RequireChecksums(true) was called (the fuzz target does).
   RunFile(const std::string& path, Mode mode);
+  static void RequireChecksums(bool require);
   ~RunFile();
   RunFile(const RunFile&) = delete;
   RunFile& operator=(const RunFile&) = delete;
@@ -40,6 +44,7 @@ class RunFile {
   // String attributes of an object ("/" = the root).
   void SetAttribute(const std::string& object, const std::string& name, const std::string& value);
   std::map<std::string, std::string> Attributes(const std::string& object) const;
+  void RemoveAttribute(const std::string& object, const std::string& name);  // no-op if absent
 
   // Series: group (e.g. "/train") of 1-D double datasets.
   void Append(const std::string& group, const std::vector<std::pair<std::string, double>>& row);
@@ -63,7 +68,16 @@ class RunFile {
   // arrays beside them stay. No-op when the group does not exist.
   void TruncateGroupBlocks(const std::string& group, std::size_t length);
 
+  // Reads every group, attribute and dataset of the file, so that HDF5 checks every checksum it
+  // holds; returns a line per problem, naming the object: an object that cannot be read (damaged),
+  // and what the format leaves unprotected (a superblock without checksum, a dataset without the
+  // Fletcher-32 filter, a variable-length string attribute in the global heap, which has no
+  // checksum). Empty: whole, and protected throughout.
+  std::vector<std::string> CheckIntegrity() const;
+
   bool Exists(const std::string& path) const;
+  // A dataset's shape, and (if growing is not null) whether its first dimension grows (series, blocks).
+  std::vector<std::size_t> Shape(const std::string& path, bool* growing = nullptr) const;
   void CreateGroup(const std::string& path);  // no-op if it exists
   void Move(const std::string& from, const std::string& to);
   // Writes a new file `out` (atomically; Error if it exists) holding every group, dataset and string

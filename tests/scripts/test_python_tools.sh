@@ -6,21 +6,7 @@ glimpse=$2
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 py=/usr/bin/python3
-"$py" - "$tmp/data" <<'PY'
-import os, struct, sys, random
-d = sys.argv[1]; os.makedirs(d)
-random.seed(1)
-def images(path, n):
-    with open(path, "wb") as f:
-        f.write(bytes([0, 0, 8, 3]) + struct.pack(">III", n, 28, 28))
-        f.write(bytes(random.choice([0, 0, 0, 200]) for _ in range(n * 784)))
-def labels(path, n):
-    with open(path, "wb") as f:
-        f.write(bytes([0, 0, 8, 1]) + struct.pack(">I", n) + bytes(random.randrange(10) for _ in range(n)))
-# 10,000 held out for validation; 200 training and 200 test digits hold every class (strip5 needs it)
-images(f"{d}/train-images-idx3-ubyte", 10200); labels(f"{d}/train-labels-idx1-ubyte", 10200)
-images(f"{d}/t10k-images-idx3-ubyte", 200); labels(f"{d}/t10k-labels-idx1-ubyte", 200)
-PY
+"$py" "$root/tests/scripts/make_fake_data.py" "$tmp/data"
 mkdir -p "$tmp/results/tiny"
 for b in learned loo; do
   "$glimpse" train --out "$tmp/results/tiny/$b.h5" --data-dir "$tmp/data" --glimpses 2 --patch 6 --hidden 16 \
@@ -49,8 +35,35 @@ assert run["trajectories"]["locations"].shape == (2, 3, 2, 2)
 strip = results.load_run(sys.argv[2] + "/../strip/soft.h5")
 assert strip["attention"]["weights"].shape == (2, 3, 10, 5)
 assert "test_peak" in strip["eval"]
+# Checksums: the parameters come back checked against their digest; a damaged copy is refused, naming
+# the file; a copy edited with h5py is refused until resealed, and glimpse accepts the resealed file.
+import shutil, h5py, numpy as np
+params = results.load_params(sys.argv[2] + "/learned.h5")
+assert params["location.fc.W"].shape == (2, 16), params["location.fc.W"].shape
+bad = sys.argv[2] + "/../damaged.h5"
+shutil.copy(sys.argv[2] + "/learned.h5", bad)
+data = bytearray(open(bad, "rb").read()); data[len(data) // 2] ^= 0x40; open(bad, "wb").write(bytes(data))
+for load in (results.load_run, results.load_params):
+    try:
+        load(bad)
+        raise AssertionError("a damaged file was loaded")
+    except ValueError as e:
+        assert "damaged.h5 is damaged" in str(e), e
+edited = sys.argv[2] + "/../edited.h5"
+shutil.copy(sys.argv[2] + "/learned.h5", edited)
+with h5py.File(edited, "r+") as f:
+    f.attrs["note"] = np.bytes_("looked at")  # fixed-length: kept in the checksummed header
+try:
+    results.load_run(edited)
+    raise AssertionError("an edited file without its checksum was loaded")
+except ValueError as e:
+    assert "reseal" in str(e), e
+results.reseal(edited)
+assert results.load_run(edited)["config"]["note"] == "looked at"
 print("results.py: ok")
 PY
+"$glimpse" verify "$tmp/results/edited.h5" | grep -q "edited.h5: ok" || { echo "FAIL: glimpse refuses a resealed file"; exit 1; }
+if "$glimpse" verify "$tmp/results/damaged.h5" >/dev/null; then echo "FAIL: verify passed a damaged file"; exit 1; fi
 for fig in curves variance; do "$py" "$root/scripts/plot.py" $fig "$tmp/results/tiny/learned.h5" "$tmp/results/tiny/loo.h5" --out "$tmp/$fig.png"; done
 "$py" "$root/scripts/plot.py" curves "$tmp/results/tiny/learned.h5" --x images --out "$tmp/curves.png"
 "$py" "$root/scripts/plot.py" trajectories "$tmp/results/tiny/learned.h5" --out "$tmp/traj.png"
@@ -65,4 +78,4 @@ for nb in "$root"/scripts/notebooks/*.ipynb; do
   n=$((n + 1))
 done
 [ "$n" -ge 5 ] || { echo "FAIL: expected 5 notebooks, found $n"; exit 1; }
-echo "$((4 + n)) passed, 0 failed"
+echo "$((5 + n)) passed, 0 failed"

@@ -4,7 +4,7 @@
 #include "src/train/config.h"
 #include "src/train/run_file.h"
 
-namespace glimpse::cli {
+namespace glimpse {
 
 // The options stored as root attributes of a run file; other attributes are ignored.
 inline ExperimentConfig ConfigFromRun(const RunFile& file) {
@@ -17,4 +17,4 @@ inline ExperimentConfig ConfigFromRun(const RunFile& file) {
   return cfg;
 }
 
-}  // namespace glimpse::cli
+}  // namespace glimpse
