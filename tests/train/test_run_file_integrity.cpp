@@ -123,3 +123,30 @@ TEST_CASE("Each layer of protection refuses damage on its own, naming the file",
     CHECK(named);
   }
 }
+
+TEST_CASE("verify finds series of unequal lengths and a checkpoint beyond its series", "[train][runfile][integrity]") {
+  const std::string p = MakeRun("series");
+  {
+    RunFile f(p, RunFile::Mode::kReadWrite);
+    for (int i = 0; i < 4; ++i) f.Append("/train", {{"step", double(i)}, {"loss", 1.0}});
+    Checkpoint c = LoadCheckpoint(f);
+    c.lengths["/train"] = 4;
+    SaveCheckpoint(f, c);
+  }
+  CHECK(VerifyRun(p).empty());
+  {
+    RunFile f(p, RunFile::Mode::kReadWrite);
+    f.TruncateBlocks<double>("/train/loss", 3);  // one series of the group cut short
+  }
+  auto found = [&](const std::string& what) {
+    for (const auto& line : VerifyRun(p))
+      if (line.find(what) != std::string::npos) return true;
+    return false;
+  };
+  CHECK(found("'/train': 'step' has 4 rows, 'loss' 3"));
+  {
+    RunFile f(p, RunFile::Mode::kReadWrite);
+    f.TruncateSeries("/train", 2);  // now the checkpoint counts rows the file no longer holds
+  }
+  CHECK(found("the checkpoint counts 4 rows of '/train', the file holds 2"));
+}
