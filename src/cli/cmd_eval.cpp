@@ -1,4 +1,6 @@
-// glimpse eval: test (or validation) error of a run's last checkpoint. Last line: test_error=F.
+// glimpse eval: test (or validation) error of a run's last (or best-by-validation) checkpoint, recorded
+// in the run file (/evaluations). Last line: test_error=F (val_error=F with --split val).
+#include <ctime>
 #include <iomanip>
 #include <iostream>
 
@@ -6,6 +8,8 @@
 #include "src/cli/options.h"
 #include "src/train/run_config.h"
 #include "src/core/error.h"
+#include "src/core/version.h"
+#include "src/train/checkpoint.h"
 #include "src/train/trainer.h"
 
 namespace glimpse::cli {
@@ -17,29 +21,59 @@ int RunEval(int argc, char** argv) {
       "split", po::value<std::string>()->default_value("test"), "test|val")(
       "samples", po::value<int>()->default_value(1),
       "M = 1: the policy mean; M > 1: average the class probabilities of M sampled episodes")(
+      "checkpoint", po::value<std::string>()->default_value("last"),
+      "last: the last checkpoint | best: the one with the lowest validation error (chosen on validation only)")(
       "data-dir", po::value<std::string>(), "data folder, if not the one the run was trained with")(
-      "threads", po::value<int>(), "threads (default: as trained; see train --parallel)");
+      "threads", po::value<int>(), "threads (default: as trained; see train --parallel)")(
+      "no-record", "do not append the result to the run file's /evaluations");
   po::variables_map vm;
-  if (!ParseOrHelp(argc, argv, desc, vm, "glimpse eval --run RUN.h5 [--split test|val] [--samples M]"))
+  if (!ParseOrHelp(argc, argv, desc, vm,
+                   "glimpse eval --run RUN.h5 [--split test|val] [--samples M] [--checkpoint last|best]"))
     return 0;
   const std::string split_name = vm["split"].as<std::string>();
   Check(split_name == "test" || split_name == "val", "--split: expected test or val, found '", split_name, "'");
   const int samples = vm["samples"].as<int>();
   CheckRange(samples, 1, 1024, "--samples");
-  const RunFile file(vm["run"].as<std::string>(), RunFile::Mode::kReadOnly);
-  ExperimentConfig cfg = ConfigFromRun(file);
-  if (vm.count("data-dir")) cfg.data_dir = vm["data-dir"].as<std::string>();
-  if (vm.count("threads")) cfg.threads = vm["threads"].as<int>();
-  Trainer trainer(cfg, nullptr, false);
-  trainer.LoadWeights(file);
-  const Split split = ParseSplit(split_name);
-  const EvalResult r = trainer.Evaluate(split, samples, 1 << 30);
-  std::cout << file.path() << ": " << r.images << " " << split_name << " images, "
+  const std::string which = vm["checkpoint"].as<std::string>();
+  Check(which == "last" || which == "best", "--checkpoint: expected last or best, found '", which, "'");
+  const std::string path = vm["run"].as<std::string>();
+  EvalResult r;
+  std::int64_t epoch = 0;
+  {
+    const RunFile file(path, RunFile::Mode::kReadOnly);
+    ExperimentConfig cfg = ConfigFromRun(file);
+    if (vm.count("data-dir")) cfg.data_dir = vm["data-dir"].as<std::string>();
+    if (vm.count("threads")) cfg.threads = vm["threads"].as<int>();
+    Trainer trainer(cfg, nullptr, false);
+    trainer.LoadWeights(file, which == "best");
+    epoch = (which == "best" ? LoadBestCheckpoint(file) : LoadCheckpoint(file)).epoch;
+    r = trainer.Evaluate(ParseSplit(split_name), samples, 1 << 30);
+  }
+  std::cout << path << ": " << which << " checkpoint (epoch " << epoch << "), " << r.images << " " << split_name
+            << " images, "
             << (samples == 1 ? std::string("policy mean (M = 1)")
                              : "class probabilities averaged over M = " + std::to_string(samples) +
                                    " sampled episodes (seeded, reproducible)")
-            << "\n"
-            << split_name << "_error=" << std::defaultfloat << std::setprecision(6) << r.error << "\n";
+            << "\n";
+  if (!vm.count("no-record")) {  // every number quoted can be read back from the file
+    try {
+      RunFile file(path, RunFile::Mode::kReadWrite);
+      const std::size_t row = file.SeriesLength("/evaluations");
+      file.Append("/evaluations", {{"unix_time", static_cast<double>(std::time(nullptr))},
+                                   {"split", split_name == "test" ? 1.0 : 0.0},
+                                   {"best", which == "best" ? 1.0 : 0.0},
+                                   {"epoch", static_cast<double>(epoch)},
+                                   {"samples", static_cast<double>(samples)},
+                                   {"images", static_cast<double>(r.images)},
+                                   {"error", r.error}});
+      file.SetAttribute("/evaluations", "commit_" + std::to_string(row), SourceCommit());
+      file.Commit();
+      std::cout << "recorded in " << path << ": /evaluations row " << row << "\n";
+    } catch (const Error& e) {
+      std::cerr << "glimpse eval: warning: the result was not recorded in the run file: " << e.what() << "\n";
+    }
+  }
+  std::cout << split_name << "_error=" << std::defaultfloat << std::setprecision(6) << r.error << "\n";
   return 0;
 }
 

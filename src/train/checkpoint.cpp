@@ -44,7 +44,8 @@ std::vector<std::string> Split(const std::string& s, char sep) {
 template <class T>
 std::string Digest(const std::vector<T>& v) { return DigestOf(v.data(), v.size() * sizeof(T)); }
 
-void WriteSlot(RunFile& f, const std::string& slot, const Checkpoint& c) {
+// The parameters with their table and digest, and step and epoch, into group `slot`.
+void WriteParams(RunFile& f, const std::string& slot, const Checkpoint& c) {
   f.CreateGroup(slot);
   f.SetAttribute(slot, "complete", "0");
   f.WriteArray<float>(slot + "/params", {c.params.size()}, c.params.data());
@@ -59,6 +60,37 @@ void WriteSlot(RunFile& f, const std::string& slot, const Checkpoint& c) {
   f.WriteArray<std::int64_t>(slot + "/param_offsets", {offsets.size()}, offsets.data());
   f.SetAttribute(slot, "param_names", names);
   f.SetAttribute(slot, "param_shapes", shapes);
+  f.SetAttribute(slot, "step", std::to_string(c.step));
+  f.SetAttribute(slot, "epoch", std::to_string(c.epoch));
+}
+
+// What WriteParams wrote (the digest checked), from a complete slot.
+void ReadParams(const RunFile& f, const std::string& slot, Checkpoint& c) {
+  const auto a = f.Attributes(slot);
+  c.step = std::stoll(a.at("step"));
+  c.epoch = std::stoll(a.at("epoch"));
+  c.params = f.ReadArray<float>(slot + "/params");
+  CheckDigest(f, slot, "params", c.params.data(), c.params.size() * sizeof(float));
+  const auto offsets = f.ReadArray<std::int64_t>(slot + "/param_offsets");
+  const auto names = Split(a.at("param_names"), '\n');
+  const auto shapes = Split(a.at("param_shapes"), '\n');
+  Check(names.size() == offsets.size() && shapes.size() == offsets.size(), "'", f.path(),
+        "': the checkpoint's parameter table is inconsistent");
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    ParamInfo p;
+    p.name = names[i];
+    p.offset = static_cast<std::size_t>(offsets[i]);
+    p.size = 1;
+    for (const auto& d : Split(shapes[i], 'x')) {
+      p.shape.push_back(static_cast<std::size_t>(std::stoull(d)));
+      p.size *= p.shape.back();
+    }
+    c.table.push_back(p);
+  }
+}
+
+void WriteSlot(RunFile& f, const std::string& slot, const Checkpoint& c) {
+  WriteParams(f, slot, c);
   f.CreateGroup(slot + "/optimizer");
   for (const auto& [name, buf] : c.optimizer) {
     f.WriteArray<float>(slot + "/optimizer/" + name, {buf.size()}, buf.data());
@@ -70,8 +102,6 @@ void WriteSlot(RunFile& f, const std::string& slot, const Checkpoint& c) {
     std::memcpy(&words[5], &st.spare, sizeof(double));
     f.WriteArray<std::uint64_t>(slot + "/rng/" + name, {6}, words);
   }
-  f.SetAttribute(slot, "step", std::to_string(c.step));
-  f.SetAttribute(slot, "epoch", std::to_string(c.epoch));
   f.SetAttribute(slot, "optimizer_steps", std::to_string(c.optimizer_steps));
   for (const auto& [k, v] : c.lengths) f.SetAttribute(slot, "length:" + k, std::to_string(v));
   for (const auto& [k, v] : c.scalars) f.SetAttribute(slot, "scalar:" + k, Num(v));
@@ -141,28 +171,9 @@ Checkpoint LoadCheckpoint(const RunFile& f) {
   const std::string slot = BestSlot(f);
   Check(!slot.empty(), "'", f.path(), "' holds no complete checkpoint");
   Checkpoint c;
+  ReadParams(f, slot, c);
   const auto a = f.Attributes(slot);
-  c.step = std::stoll(a.at("step"));
-  c.epoch = std::stoll(a.at("epoch"));
   c.optimizer_steps = std::stoll(a.at("optimizer_steps"));
-  c.params = f.ReadArray<float>(slot + "/params");
-  CheckDigest(f, slot, "params", c.params.data(), c.params.size() * sizeof(float));
-  const auto offsets = f.ReadArray<std::int64_t>(slot + "/param_offsets");
-  const auto names = Split(a.at("param_names"), '\n');
-  const auto shapes = Split(a.at("param_shapes"), '\n');
-  Check(names.size() == offsets.size() && shapes.size() == offsets.size(), "'", f.path(),
-        "': the checkpoint's parameter table is inconsistent");
-  for (std::size_t i = 0; i < names.size(); ++i) {
-    ParamInfo p;
-    p.name = names[i];
-    p.offset = static_cast<std::size_t>(offsets[i]);
-    p.size = 1;
-    for (const auto& d : Split(shapes[i], 'x')) {
-      p.shape.push_back(static_cast<std::size_t>(std::stoull(d)));
-      p.size *= p.shape.back();
-    }
-    c.table.push_back(p);
-  }
   for (const auto& [k, v] : a) {
     if (k.rfind("length:", 0) == 0) c.lengths[k.substr(7)] = std::stoll(v);
     if (k.rfind("scalar:", 0) == 0) c.scalars[k.substr(7)] = std::stod(v);
@@ -181,6 +192,27 @@ Checkpoint LoadCheckpoint(const RunFile& f) {
     std::memcpy(&st.spare, &w[5], sizeof(double));
     c.rngs[name] = st;
   }
+  return c;
+}
+
+void SaveBestCheckpoint(RunFile& f, const Checkpoint& c, double val_error) {
+  WriteParams(f, kBestGroup, c);
+  f.SetAttribute(kBestGroup, "val_error", Num(val_error));
+  f.SetAttribute(kBestGroup, "complete", "1");
+}
+
+bool HasBestCheckpoint(const RunFile& f) {
+  if (!f.Exists(kBestGroup)) return false;
+  const auto a = f.Attributes(kBestGroup);
+  return a.count("complete") && a.at("complete") == "1";
+}
+
+Checkpoint LoadBestCheckpoint(const RunFile& f, double* val_error) {
+  Check(HasBestCheckpoint(f), "'", f.path(), "' holds no best-by-validation checkpoint (a run of an older glimpse, ",
+        "or one never evaluated): evaluate its last checkpoint (--checkpoint last)");
+  Checkpoint c;
+  ReadParams(f, kBestGroup, c);
+  if (val_error) *val_error = std::stod(f.Attributes(kBestGroup).at("val_error"));
   return c;
 }
 

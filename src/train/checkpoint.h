@@ -40,6 +40,15 @@ const std::vector<std::string>& CheckpointGroups();
 // buffer) reads back with another digest: the message names the file and the part.
 Checkpoint LoadCheckpoint(const RunFile& file);
 
+// The best-by-validation checkpoint, beside the last one: group "/best" with the parameters (and
+// their digest), step, epoch and the validation error that chose it; written at each evaluation that
+// lowers the validation error. No optimizer state: it is for evaluation, not for resuming.
+inline constexpr const char* kBestGroup = "/best";
+void SaveBestCheckpoint(RunFile& file, const Checkpoint& params, double val_error);
+bool HasBestCheckpoint(const RunFile& file);
+// Error naming the file when it has none or its digest does not match; *val_error if not null.
+Checkpoint LoadBestCheckpoint(const RunFile& file, double* val_error = nullptr);
+
 // The digest stored beside a checkpoint's parameters and optimizer buffers, as the slot's attribute
 // "digest:PART" (PART = params, optimizer/NAME): "crc32:" and the CRC-32 (zlib) of the raw
 // little-endian bytes, in 8 hex digits. Python: "crc32:%08x" % zlib.crc32(array.tobytes()).

@@ -19,6 +19,7 @@ class RunLogger {
   virtual ~RunLogger() = default;
   virtual bool recording() const = 0;  // false: every call below does nothing
   virtual void Attribute(const std::string& name, const std::string& value) = 0;  // on the root
+  virtual void GroupAttribute(const std::string& group, const std::string& name, const std::string& value) = 0;
   virtual void Series(const std::string& group, const Row& row) = 0;  // one row of 1-D double series
   // A fixed array (its group is created when missing), and the next block along a growing first
   // dimension (an example logged once per evaluation).
@@ -36,6 +37,10 @@ class RunFileLogger : public RunLogger {
   explicit RunFileLogger(RunFile& file) : file_(file) {}
   bool recording() const override { return true; }
   void Attribute(const std::string& name, const std::string& value) override { file_.SetAttribute("/", name, value); }
+  void GroupAttribute(const std::string& group, const std::string& name, const std::string& value) override {
+    file_.CreateGroup(group);
+    file_.SetAttribute(group, name, value);
+  }
   void Series(const std::string& group, const Row& row) override { file_.Append(group, row); }
   void Array(const std::string& path, const Shape& shape, const float* data) override { Write(path, shape, data); }
   void Array(const std::string& path, const Shape& shape, const std::int32_t* data) override { Write(path, shape, data); }
@@ -62,6 +67,7 @@ class NullLogger : public RunLogger {
  public:
   bool recording() const override { return false; }
   void Attribute(const std::string&, const std::string&) override {}
+  void GroupAttribute(const std::string&, const std::string&, const std::string&) override {}
   void Series(const std::string&, const Row&) override {}
   void Array(const std::string&, const Shape&, const float*) override {}
   void Array(const std::string&, const Shape&, const std::int32_t*) override {}

@@ -194,6 +194,7 @@ void Trainer::Run() {
   const int B = std::min(cfg_.batch, task_->size(Split::kTrain));
   const std::int64_t start_step = step_;
   double t_start = SteadySeconds(), t_log = t_start;
+  RecordLeg();
   std::cout << "training " << cfg_.env << ": " << cfg_.epochs << " epochs x " << steps << " steps of "
             << B << " images (x" << cfg_.samples << " samples), " << agent_->store().size()
             << " parameters, from epoch " << epoch_ << "\n" << std::flush;
@@ -222,6 +223,19 @@ void Trainer::Run() {
     wall_s_ += SteadySeconds() - t_log;
     t_log = SteadySeconds();
   }
+}
+
+void Trainer::RecordLeg() {
+  if (!logger_->recording()) return;
+  const std::size_t leg = file_->SeriesLength("/provenance");
+  logger_->Series("/provenance", {{"unix_time", static_cast<double>(std::time(nullptr))},
+                                  {"from_epoch", static_cast<double>(epoch_)},
+                                  {"epochs", static_cast<double>(cfg_.epochs)},
+                                  {"threads", static_cast<double>(ResolvedThreads(cfg_))},
+                                  {"data_parallel", cfg_.parallel == "data" ? 1.0 : 0.0}});
+  logger_->GroupAttribute("/provenance", "commit_" + std::to_string(leg), SourceCommit());
+  logger_->GroupAttribute("/provenance", "version_" + std::to_string(leg), Version());
+  logger_->GroupAttribute("/provenance", "utc_" + std::to_string(leg), UtcNow());
 }
 
 void Trainer::HandleDivergence(const std::string& what) {
@@ -332,6 +346,10 @@ void Trainer::EndEpoch() {
       for (const auto& [name, value] : test.extra) row.emplace_back("test_" + name, value);
       logger_->Series("/eval", row);
       agent_->LogExamples(*task_, *logger_, epoch_);
+    }
+    if (file_ && val.error < best_val_error_) {  // chosen on validation error only
+      best_val_error_ = val.error;
+      SaveBestNow();
     }
     std::cout << "epoch " << epoch_ << "/" << cfg_.epochs << " done | val_error " << std::fixed
               << std::setprecision(2) << 100 * val.error << "% test_error " << 100 * test.error

@@ -13,6 +13,7 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <map>
 #include <memory>
 #include <stdexcept>
@@ -64,8 +65,9 @@ class Trainer {
 
   EvalResult Evaluate(Split split, int samples, int max_images);
 
-  // Loads only the parameters of the last checkpoint in `file` (evaluation of a finished run).
-  void LoadWeights(const RunFile& file);
+  // Loads only the parameters of the last checkpoint in `file` (evaluation of a finished run), or,
+  // with best, of its best-by-validation checkpoint (checkpoint.h).
+  void LoadWeights(const RunFile& file, bool best = false);
 
   std::int64_t step() const { return step_; }
   std::int64_t epoch() const { return epoch_; }
@@ -139,6 +141,11 @@ class Trainer {
   int sum_n_ = 0;
   std::int64_t images_seen_ = 0;
   double last_val_error_ = -1;
+  double best_val_error_ = std::numeric_limits<double>::infinity();  // of the /best checkpoint
+  void SaveBestNow();
+  // Appends this leg (a new run, or each resume) to /provenance: its start time, from which epoch, to
+  // how many, threads, and as attributes the commit, version and UTC time that ran it.
+  void RecordLeg();
 };
 
 }  // namespace glimpse

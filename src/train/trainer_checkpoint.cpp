@@ -1,5 +1,6 @@
 // Trainer: saving and restoring its whole state through the run file's checkpoint.
 #include <iostream>
+#include <limits>
 
 #include "src/train/checkpoint.h"
 #include "src/train/trainer.h"
@@ -23,6 +24,7 @@ void Trainer::SaveCheckpointNow() {
   c.scalars["wall_s"] = wall_s_;
   c.scalars["images_seen"] = static_cast<double>(images_seen_);
   c.scalars["last_val_error"] = last_val_error_;
+  if (best_val_error_ < std::numeric_limits<double>::infinity()) c.scalars["best_val_error"] = best_val_error_;
   for (const auto& [name, value] : estimator_->State()) c.scalars[name] = value;  // the baseline's state
   c.scalars["lr_scale"] = lr_scale_;
   c.scalars["rollbacks"] = rollbacks_;
@@ -40,7 +42,19 @@ void Trainer::RestoreParams(const Checkpoint& c, const std::string& path) {
   std::copy(c.params.begin(), c.params.end(), store.values().begin());
 }
 
-void Trainer::LoadWeights(const RunFile& file) { RestoreParams(LoadCheckpoint(file), file.path()); }
+void Trainer::LoadWeights(const RunFile& file, bool best) {
+  RestoreParams(best ? LoadBestCheckpoint(file) : LoadCheckpoint(file), file.path());
+}
+
+void Trainer::SaveBestNow() {
+  Checkpoint c;
+  c.step = step_;
+  c.epoch = epoch_;
+  const auto& store = agent_->store();
+  c.params.assign(store.values().begin(), store.values().end());
+  c.table = store.info();
+  SaveBestCheckpoint(*file_, c, best_val_error_);
+}
 
 void Trainer::LoadCheckpointNow() {
   const Checkpoint c = LoadCheckpoint(*file_);
@@ -58,6 +72,8 @@ void Trainer::LoadCheckpointNow() {
   wall_s_ = c.scalars.count("wall_s") ? c.scalars.at("wall_s") : 0;
   images_seen_ = c.scalars.count("images_seen") ? static_cast<std::int64_t>(c.scalars.at("images_seen")) : 0;
   last_val_error_ = c.scalars.count("last_val_error") ? c.scalars.at("last_val_error") : -1;
+  best_val_error_ = c.scalars.count("best_val_error") ? c.scalars.at("best_val_error")
+                                                     : std::numeric_limits<double>::infinity();
   estimator_->SetState(c.scalars);
   lr_scale_ = c.scalars.count("lr_scale") ? c.scalars.at("lr_scale") : 1.0;
   rollbacks_ = c.scalars.count("rollbacks") ? static_cast<int>(c.scalars.at("rollbacks")) : 0;

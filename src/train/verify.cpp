@@ -16,7 +16,9 @@ const char* const kExampleGroups[] = {"/trajectories", "/attention"};
 
 void CheckCheckpoints(const RunFile& f, std::vector<std::string>& problems) {
   if (!HasCheckpoint(f)) problems.push_back("no complete checkpoint");
-  for (const std::string& slot : CheckpointGroups()) {
+  std::vector<std::string> slots = CheckpointGroups();
+  slots.push_back(kBestGroup);
+  for (const std::string& slot : slots) {
     if (!f.Exists(slot)) continue;
     const auto a = f.Attributes(slot);
     if (!a.count("complete") || a.at("complete") != "1") continue;  // a slot being written: unused

@@ -1,15 +1,18 @@
 // The train / eval / bench command-line contract (README.md, "Command line") on a small fake data set.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
 #include "src/train/checkpoint.h"
 #include "src/train/run_file.h"
 #include "tests/cli/cli_helpers.h"
 #include "tests/envs/fake_data.h"
 
+using namespace glimpse;
 using namespace glimpse::test;
 
 namespace {
@@ -86,6 +89,42 @@ TEST_CASE("train refuses impossible configurations before creating any file", "[
   CHECK(!std::ifstream(run));  // a failed start leaves no half-made run file
   r = RunGlimpse("train --out " + run + " --no-such-option 1");
   CHECK(r.code == 2);
+}
+
+TEST_CASE("The best-by-validation checkpoint, every eval recorded, every leg's provenance", "[cli][train][selection]") {
+  const std::string run = TempDir() + "/glimpse_cli_best.h5";
+  std::remove(run.c_str());
+  REQUIRE(RunGlimpse("train --out " + run + " --epochs 2" + Small()).code == 0);
+  REQUIRE(RunGlimpse("train --resume " + run + " --epochs 4").code == 0);
+  auto r = RunGlimpse("eval --run " + run + " --checkpoint best");
+  REQUIRE(r.code == 0);
+  const std::string best_error = LastLine(r.output);
+  REQUIRE(RunGlimpse("eval --run " + run + " --split val --samples 2").code == 0);
+  REQUIRE(RunGlimpse("eval --run " + run + " --no-record").code == 0);
+  const RunFile f(run, RunFile::Mode::kReadOnly);
+  // /best holds the epoch of the lowest validation error (the first such), and nothing looked at test.
+  const auto val = f.ReadSeries("/eval", "val_error"), epochs = f.ReadSeries("/eval", "epoch");
+  const auto low = std::min_element(val.begin(), val.end()) - val.begin();
+  const Checkpoint best = LoadBestCheckpoint(f);
+  CHECK(best.epoch == static_cast<std::int64_t>(epochs[low]));
+  CHECK_THAT(r.output, Catch::Contains("best checkpoint (epoch " + std::to_string(best.epoch) + ")"));
+  CHECK(best_error == "test_error=" + [&] {
+    std::ostringstream os;
+    os << f.ReadSeries("/eval", "test_error")[low];
+    return os.str();
+  }());
+  // Two evaluations recorded (the third asked not to be): split, checkpoint, M, error, commit.
+  REQUIRE(f.SeriesLength("/evaluations") == 2);
+  CHECK(f.ReadSeries("/evaluations", "best") == std::vector<double>{1, 0});
+  CHECK(f.ReadSeries("/evaluations", "split") == std::vector<double>{1, 0});
+  CHECK(f.ReadSeries("/evaluations", "samples") == std::vector<double>{1, 2});
+  CHECK(f.Attributes("/evaluations").count("commit_1") == 1);
+  // Two legs: the first run to 2 epochs, the resume from 2 to 4.
+  REQUIRE(f.SeriesLength("/provenance") == 2);
+  CHECK(f.ReadSeries("/provenance", "from_epoch") == std::vector<double>{0, 2});
+  CHECK(f.ReadSeries("/provenance", "epochs") == std::vector<double>{2, 4});
+  CHECK(f.Attributes("/provenance").count("commit_1") == 1);
+  CHECK(RunGlimpse("verify " + run).code == 0);
 }
 
 TEST_CASE("eval refuses files that are not glimpse runs", "[cli][train]") {

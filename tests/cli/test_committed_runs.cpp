@@ -34,7 +34,7 @@ void CheckReevaluates(const std::string& relative) {
     REQUIRE(!errors.empty());
     stored = errors.back();
   }
-  const auto r = RunGlimpse("eval --run " + relative);
+  const auto r = RunGlimpse("eval --no-record --run " + relative);  // committed files stay as committed
   REQUIRE(r.code == 0);
   const std::string key = "test_error=";
   const auto at = r.output.rfind(key);

@@ -109,6 +109,21 @@ TEST_CASE("Each layer of protection refuses damage on its own, naming the file",
     INFO(why);
     CHECK_THAT(why, Catch::Contains(p) && Catch::Contains("HDF5 error in ReadArray"));  // Fletcher-32, first
   }
+  SECTION("the best checkpoint's digest too") {
+    const std::string p = MakeRun("best");
+    {
+      RunFile f(p, RunFile::Mode::kReadWrite);
+      Checkpoint c = LoadCheckpoint(f);
+      SaveBestCheckpoint(f, c, 0.5);
+      std::vector<float> other(64, 0.0f);
+      f.WriteArray<float>(std::string(kBestGroup) + "/params", {64}, other.data());
+    }
+    const RunFile f(p, RunFile::Mode::kReadOnly);
+    CHECK_THROWS_WITH(LoadBestCheckpoint(f), Catch::Contains(p) && Catch::Contains("digest"));
+    bool named = false;
+    for (const auto& line : VerifyRun(p)) named = named || line.find("/best") != std::string::npos;
+    CHECK(named);
+  }
   SECTION("the parameters' digest, when the data was rewritten without it") {
     const std::string p = MakeRun("digest");
     {
