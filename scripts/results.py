@@ -28,7 +28,8 @@ import numpy as np
 import pandas as pd
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-SUMMARY = ["epochs_done", "test_error", "val_error", "images", "images_per_s", "grad_var", "grad_snr"]
+SUMMARY = ["epochs_done", "best_val_error", "best_epoch", "test_error_at_best", "test_error", "val_error", "images",
+           "images_per_s", "grad_var", "grad_snr"]
 
 
 def _value(v):
@@ -145,12 +146,18 @@ def load_run(path):
 
 
 def summary(run):
-    """The summary numbers of one run (NaN where not recorded)."""
+    """The summary numbers of one run (NaN where not recorded). best_*: the evaluation with the lowest
+    validation error (the first such), the one to select on; test_error_at_best is its test error,
+    reported for it, never used to choose."""
     tr, ev, dg = run["train"], run["eval"], run["diagnostics"]
     images = float(tr["images"].iloc[-1]) if len(tr) else math.nan
     wall = float(tr["wall_s"].iloc[-1]) if len(tr) else math.nan
+    best = int(np.argmin(ev["val_error"].to_numpy())) if len(ev) else None
     return {
         "epochs_done": run["epochs_done"],
+        "best_val_error": float(ev["val_error"].iloc[best]) if best is not None else math.nan,
+        "best_epoch": float(ev["epoch"].iloc[best]) if best is not None else math.nan,
+        "test_error_at_best": float(ev["test_error"].iloc[best]) if best is not None else math.nan,
         "test_error": float(ev["test_error"].iloc[-1]) if len(ev) else math.nan,
         "val_error": float(ev["val_error"].iloc[-1]) if len(ev) else math.nan,
         "images": images,

@@ -1,5 +1,8 @@
 // glimpse summarize: one markdown table row per run file (progress, errors, speed, diagnostics);
-// --status prints only new|partial|finished for one run (used by scripts/sweep).
+// --status prints only new|partial|finished for one run (used by scripts/sweep). The errors are those
+// of the evaluation with the lowest validation error (the first such): the run is selected on
+// validation error only, and the test error reported is that evaluation's.
+#include <algorithm>
 #include <cmath>
 #include <iomanip>
 #include <iostream>
@@ -50,9 +53,9 @@ int RunSummarize(int argc, char** argv) {
     std::cout << (done >= cfg.epochs ? "finished" : done > 0 ? "partial" : "new") << "\n";
     return 0;
   }
-  std::cout << "| run | epochs | test error % (M=1) | val error % | images | images/s | grad var | grad SNR | parameters | "
-               "other (last evaluation, %) |\n"
-               "|---|---|---|---|---|---|---|---|---|---|\n";
+  std::cout << "| run | epochs | best val error % (epoch) | its test error % (M=1) | last val / test % | images | "
+               "images/s | grad var | grad SNR | parameters | other (best evaluation, %) |\n"
+               "|---|---|---|---|---|---|---|---|---|---|---|\n";
   for (const auto& path : runs) {
     const RunFile f(path, RunFile::Mode::kReadOnly);
     const ExperimentConfig cfg = ConfigFromRun(f);
@@ -65,9 +68,14 @@ int RunSummarize(int argc, char** argv) {
     const auto snr = f.SeriesLength("/diagnostics") ? f.ReadSeries("/diagnostics", "grad_snr") : std::vector<double>{};
     const double n_img = images.empty() ? 0 : images.back();
     const double rate = wall.empty() || wall.back() <= 0 ? NAN : n_img / wall.back();
-    std::cout << "| " << path << " | " << done << "/" << cfg.epochs << " | "
-              << Percent(test.empty() ? NAN : test.back()) << " | " << Percent(val.empty() ? NAN : val.back())
-              << " | " << std::fixed << std::setprecision(0) << n_img << " | " << rate << " | "
+    const std::size_t best = val.empty() ? 0 : static_cast<std::size_t>(std::min_element(val.begin(), val.end()) - val.begin());
+    const auto epochs = f.SeriesLength("/eval") ? f.ReadSeries("/eval", "epoch") : std::vector<double>{};
+    std::cout << "| " << path << " | " << done << "/" << cfg.epochs << " | ";
+    if (val.empty()) std::cout << "- | - | - | ";
+    else
+      std::cout << Percent(val[best]) << " (" << static_cast<long>(epochs[best]) << ") | " << Percent(test[best]) << " | "
+                << Percent(val.back()) << " / " << Percent(test.back()) << " | ";
+    std::cout << std::fixed << std::setprecision(0) << n_img << " | " << rate << " | "
               << std::scientific << std::setprecision(2) << MeanOf(gv) << " | " << std::fixed
               << std::setprecision(3) << MeanOf(snr) << " | " << f.Attributes("/")["parameters"] << " |";
     // Further metrics an agent logs (strip5: test_peak), as "name value".
@@ -75,7 +83,7 @@ int RunSummarize(int argc, char** argv) {
     if (f.SeriesLength("/eval"))
       for (const auto& name : f.SeriesNames("/eval")) {
         if (name == "step" || name == "epoch" || name == "val_error" || name == "test_error" || name == "rss_mb") continue;
-        other += (other.empty() ? " " : ", ") + name + " " + Percent(f.ReadSeries("/eval", name).back());
+        other += (other.empty() ? " " : ", ") + name + " " + Percent(f.ReadSeries("/eval", name)[best]);
       }
     std::cout << other << " |\n";
   }
