@@ -34,16 +34,35 @@ def _paths(items):
 
 def curves(paths, out, x="epoch"):
     """Validation error per epoch (x="epoch") or per training image seen (x="images"), and the
-    training cross-entropy per image seen."""
+    training cross-entropy per image seen. Runs that differ only in seed are drawn as their mean with
+    a band of one standard deviation (label: the first run's name and n)."""
     df = results.load_runs(paths)
     fig, (a, b) = plt.subplots(1, 2, figsize=(11, 4))
+    groups = {}
     for _, row in df.iterrows():
-        ev, tr = row["eval"], row["train"]
-        if len(ev):
-            xs = ev["epoch"] if x == "epoch" else ev["step"] * int(row["batch"]) / 1e6
-            a.plot(xs, 100 * ev["val_error"], label=row["run"])
-        if len(tr):
-            b.plot(tr["images"] / 1e6, tr["loss_action"], label=row["run"])
+        groups.setdefault(results.configuration_key({k: row[k] for k in row["options"]}), []).append(row)
+    for members in groups.values():
+        first = members[0]
+        label = first["run"] if len(members) == 1 else "%s (mean of %d seeds, band: +-1 std)" % (first["run"], len(members))
+        evs = [m["eval"] for m in members if len(m["eval"])]
+        if evs:
+            n = min(len(e) for e in evs)
+            ev = evs[0].iloc[:n]
+            xs = ev["epoch"] if x == "epoch" else ev["step"] * int(first["batch"]) / 1e6
+            ys = np.array([100 * e["val_error"].to_numpy()[:n] for e in evs])
+            line, = a.plot(xs, ys.mean(axis=0), label=label)
+            if len(evs) > 1:
+                sd = ys.std(axis=0, ddof=1)
+                a.fill_between(xs, ys.mean(axis=0) - sd, ys.mean(axis=0) + sd, color=line.get_color(), alpha=0.2)
+        trs = [m["train"] for m in members if len(m["train"])]
+        if trs:
+            n = min(len(t) for t in trs)
+            ys = np.array([t["loss_action"].to_numpy()[:n] for t in trs])
+            line, = b.plot(trs[0]["images"].iloc[:n] / 1e6, ys.mean(axis=0), label=label)
+            if len(trs) > 1:
+                sd = ys.std(axis=0, ddof=1)
+                b.fill_between(trs[0]["images"].iloc[:n] / 1e6, ys.mean(axis=0) - sd, ys.mean(axis=0) + sd,
+                               color=line.get_color(), alpha=0.2)
     a.set(xlabel="epoch" if x == "epoch" else "training images (millions)",
           ylabel="validation error (%, policy mean)", yscale="log")
     b.set(xlabel="training images (millions)", ylabel="cross-entropy")

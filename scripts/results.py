@@ -167,6 +167,48 @@ def summary(run):
     }
 
 
+# Options that do not make a configuration: the seed, and how a run was run (as glimpse summarize).
+NOT_CONFIGURATION = {"seed", "run-id", "threads", "parallel", "data-dir", "log-every"}
+# Two-sided 95% quantiles of Student's t, df = 1..30 (1.96 beyond).
+T95 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145,
+       2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048,
+       2.045, 2.042]
+
+
+# Root attributes that describe the file, not the run's options.
+METADATA = {"glimpse_version", "source_commit", "created_utc", "parameters", "slim", "stopped_reason"}
+
+
+def configuration_key(config):
+    """The options that make runs the same configuration, as a hashable value."""
+    return tuple(sorted((k, str(v)) for k, v in config.items()
+                        if k not in NOT_CONFIGURATION and k not in METADATA and not k.startswith("rollback_")))
+
+
+def group_seeds(df, value="test_error_at_best"):
+    """Pools the rows of load_runs / load_experiment that differ only in seed: one row per
+    configuration with n, mean, std (sample), ci95 (half-width of the 95% interval of the mean,
+    Student's t) of `value` (default: each run's test error at its best validation error), the runs,
+    and the validation error pooled likewise (best_val_mean, best_val_std)."""
+    rows = {}
+    for _, r in df.iterrows():
+        key = configuration_key({k: r[k] for k in r["options"]})
+        rows.setdefault(key, []).append(r)
+    out = []
+    for key, members in rows.items():
+        v = np.array([m[value] for m in members if not math.isnan(m[value])])
+        bv = np.array([m["best_val_error"] for m in members if not math.isnan(m["best_val_error"])])
+        n = len(v)
+        std = float(v.std(ddof=1)) if n > 1 else math.nan
+        ci = (T95[n - 2] if 2 <= n <= 31 else 1.96) * std / math.sqrt(n) if n > 1 else math.nan
+        first = members[0]
+        out.append({**{k: first[k] for k in ("env", "attention", "baseline", "samples", "glimpses") if k in first},
+                    "runs": [m["run"] for m in members], "n": n, "mean": float(v.mean()) if n else math.nan,
+                    "std": std, "ci95": ci, "best_val_mean": float(bv.mean()) if len(bv) else math.nan,
+                    "best_val_std": float(bv.std(ddof=1)) if len(bv) > 1 else math.nan, "key": key})
+    return pd.DataFrame(out)
+
+
 def load_runs(paths):
     """A DataFrame, one row per run file: configuration, summary, and the series."""
     rows = []
@@ -174,6 +216,7 @@ def load_runs(paths):
         run = load_run(p)
         row = {"run": os.path.splitext(os.path.basename(p))[0], "path": p}
         row.update(run["config"])
+        row["options"] = tuple(run["config"])
         row.update(summary(run))
         row.update({"train": run["train"], "eval": run["eval"], "diagnostics": run["diagnostics"]})
         rows.append(row)

@@ -6,12 +6,14 @@
 #include <cmath>
 #include <iomanip>
 #include <iostream>
+#include <map>
 #include <numeric>
 
 #include "src/cli/commands.h"
 #include "src/cli/options.h"
 #include "src/train/run_config.h"
 #include "src/core/error.h"
+#include "src/core/stats.h"
 #include "src/train/checkpoint.h"
 
 namespace glimpse::cli {
@@ -25,6 +27,22 @@ std::string Percent(double f) {
   if (!std::isfinite(f)) return "-";
   std::ostringstream os;
   os << std::fixed << std::setprecision(2) << 100 * f;
+  return os.str();
+}
+
+// The options that make runs "the same configuration": all but the seed and how a run was run.
+std::string ConfigurationKey(const ExperimentConfig& cfg) {
+  std::string key;
+  for (const auto& [k, v] : ToKeyValues(cfg))
+    if (k != "seed" && k != "run-id" && k != "threads" && k != "parallel" && k != "data-dir" && k != "log-every")
+      key += k + "=" + v + "\n";
+  return key;
+}
+
+std::string MeanStd(const SeedStats& s) {
+  if (s.n < 2) return Percent(s.mean);
+  std::ostringstream os;
+  os << Percent(s.mean) << " +- " << Percent(s.std);
   return os.str();
 }
 
@@ -56,9 +74,14 @@ int RunSummarize(int argc, char** argv) {
   std::cout << "| run | epochs | best val error % (epoch) | its test error % (M=1) | last val / test % | images | "
                "images/s | grad var | grad SNR | parameters | other (best evaluation, %) |\n"
                "|---|---|---|---|---|---|---|---|---|---|---|\n";
-  for (const auto& path : runs) {
+  // Runs that differ only in seed: each one's best evaluation (validation-selected), pooled below.
+  std::map<std::string, std::vector<std::size_t>> groups;
+  std::vector<double> best_val(runs.size(), NAN), best_test(runs.size(), NAN);
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    const std::string& path = runs[i];
     const RunFile f(path, RunFile::Mode::kReadOnly);
     const ExperimentConfig cfg = ConfigFromRun(f);
+    groups[ConfigurationKey(cfg)].push_back(i);
     const std::int64_t done = HasCheckpoint(f) ? LoadCheckpoint(f).epoch : 0;
     const auto test = f.SeriesLength("/eval") ? f.ReadSeries("/eval", "test_error") : std::vector<double>{};
     const auto val = f.SeriesLength("/eval") ? f.ReadSeries("/eval", "val_error") : std::vector<double>{};
@@ -71,6 +94,7 @@ int RunSummarize(int argc, char** argv) {
     const std::size_t best = val.empty() ? 0 : static_cast<std::size_t>(std::min_element(val.begin(), val.end()) - val.begin());
     const auto epochs = f.SeriesLength("/eval") ? f.ReadSeries("/eval", "epoch") : std::vector<double>{};
     std::cout << "| " << path << " | " << done << "/" << cfg.epochs << " | ";
+    if (!val.empty()) best_val[i] = val[best], best_test[i] = test[best];
     if (val.empty()) std::cout << "- | - | - | ";
     else
       std::cout << Percent(val[best]) << " (" << static_cast<long>(epochs[best]) << ") | " << Percent(test[best]) << " | "
@@ -86,6 +110,26 @@ int RunSummarize(int argc, char** argv) {
         other += (other.empty() ? " " : ", ") + name + " " + Percent(f.ReadSeries("/eval", name)[best]);
       }
     std::cout << other << " |\n";
+  }
+  bool pooled = false;
+  for (const auto& [key, members] : groups) pooled = pooled || members.size() > 1;
+  if (!pooled) return 0;
+  std::cout << "\nRuns that differ only in seed, pooled (each run's evaluation with the lowest validation "
+               "error; mean +- sample std, and the 95% interval of the mean test error, Student's t):\n\n"
+               "| runs | n | best val error % | its test error % (M=1) | 95% interval of the test error % |\n"
+               "|---|---|---|---|---|\n";
+  for (const auto& [key, members] : groups) {
+    std::vector<double> v, t;
+    std::string names;
+    for (std::size_t i : members) {
+      if (std::isfinite(best_val[i])) v.push_back(best_val[i]), t.push_back(best_test[i]);
+      names += (names.empty() ? "" : ", ") + runs[i];
+    }
+    const SeedStats sv = Summarize(v), st = Summarize(t);
+    std::cout << "| " << names << " | " << st.n << " | " << MeanStd(sv) << " | " << MeanStd(st) << " | ";
+    if (st.n >= 2) std::cout << "[" << Percent(st.mean - st.ci95) << ", " << Percent(st.mean + st.ci95) << "]";
+    else std::cout << "-";
+    std::cout << " |\n";
   }
   return 0;
 }

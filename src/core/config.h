@@ -59,6 +59,7 @@ struct ExperimentConfig {
   int trajectories = 16;    // test images whose glimpses are logged
   int diag_every = 0;       // steps between gradient-variance diagnostics (0 = off)
   int diag_draws = 16;      // REINFORCE draws per diagnostic
+  std::string run_id;            // an identifier stored with the run (scripts/sweep: ID-sSEED)
   std::string on_nan = "stop";  // stop | rollback
   int max_rollbacks = 3;
   // Values of the options owned by one kind (KindOption), by option name; absent: the default.

@@ -99,6 +99,9 @@ std::vector<OptionSpec> MakeOptions() {
           "checkpoint, halve the learning rate, go on)",
           &C::on_nan),
       Num("max-rollbacks", "system", "rollbacks allowed before the run stops", &C::max_rollbacks),
+      Str("run-id", "system",
+          "an identifier stored with the run, e.g. its sweep id with its seed (scripts/sweep sets ID-sSEED)",
+          &C::run_id),
   };
   AddKindRows(Tasks(), specs);
   AddKindRows(Attentions<float>(), specs);

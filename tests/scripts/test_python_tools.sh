@@ -13,6 +13,12 @@ for b in learned loo; do
     --glimpse-hidden 8 --batch 8 --epochs 2 --train-images 64 --val-images 16 --trajectories 3 --threads 1 --diag-every 4 \
     --baseline $b --samples 2 >/dev/null
 done
+mkdir -p "$tmp/results/seeds"
+for seed in 1 2; do  # one configuration, two seeds: pooled by results.group_seeds and plot.py curves
+  "$glimpse" train --out "$tmp/results/seeds/s$seed.h5" --data-dir "$tmp/data" --glimpses 2 --patch 6 --hidden 16 \
+    --glimpse-hidden 8 --batch 8 --epochs 2 --train-images 64 --val-images 16 --trajectories 3 --threads 1 \
+    --seed $seed --run-id s$seed >/dev/null
+done
 mkdir -p "$tmp/results/strip"
 "$glimpse" train --out "$tmp/results/strip/soft.h5" --env strip5 --attention soft --data-dir "$tmp/data" \
   --hidden 16 --glimpse-hidden 8 --attention-dim 6 --batch 16 --epochs 2 --val-images 16 --trajectories 3 \
@@ -60,12 +66,25 @@ except ValueError as e:
     assert "reseal" in str(e), e
 results.reseal(edited)
 assert results.load_run(edited)["config"]["note"] == "looked at"
+# Seeds pooled: one configuration of two runs, mean and std of the validation-selected test errors.
+seeds = results.load_runs(sorted(glob.glob(sys.argv[2] + "/../seeds/*.h5")))
+assert list(seeds["run-id"]) == ["s1", "s2"], seeds["run-id"]
+g = results.group_seeds(seeds)
+assert len(g) == 1 and g.loc[0, "n"] == 2, g
+v = seeds["test_error_at_best"].to_numpy()
+assert abs(g.loc[0, "mean"] - v.mean()) < 1e-12 and abs(g.loc[0, "std"] - v.std(ddof=1)) < 1e-12
+assert abs(g.loc[0, "ci95"] - 12.706 * v.std(ddof=1) / 2 ** 0.5) < 1e-9
+assert len(results.group_seeds(df)) == 2  # learned and loo are two configurations
 print("results.py: ok")
 PY
 "$glimpse" verify "$tmp/results/edited.h5" | grep -q "edited.h5: ok" || { echo "FAIL: glimpse refuses a resealed file"; exit 1; }
 if "$glimpse" verify "$tmp/results/damaged.h5" >/dev/null; then echo "FAIL: verify passed a damaged file"; exit 1; fi
 for fig in curves variance; do "$py" "$root/scripts/plot.py" $fig "$tmp/results/tiny/learned.h5" "$tmp/results/tiny/loo.h5" --out "$tmp/$fig.png"; done
 "$py" "$root/scripts/plot.py" curves "$tmp/results/tiny/learned.h5" --x images --out "$tmp/curves.png"
+"$py" "$root/scripts/plot.py" curves "$tmp/results/seeds/s1.h5" "$tmp/results/seeds/s2.h5" --out "$tmp/band.png"
+[ -s "$tmp/band.png" ] || { echo "FAIL: the seed band figure is missing"; exit 1; }
+"$glimpse" summarize "$tmp/results/seeds/s1.h5" "$tmp/results/seeds/s2.h5" | grep -q "| 2 | " \
+  || { echo "FAIL: summarize does not pool the two seeds"; exit 1; }
 "$py" "$root/scripts/plot.py" trajectories "$tmp/results/tiny/learned.h5" --out "$tmp/traj.png"
 "$py" "$root/scripts/plot.py" attention "$tmp/results/strip/soft.h5" --out "$tmp/att.png"
 for f in curves variance traj att; do [ -s "$tmp/$f.png" ] || { echo "FAIL: $f.png missing"; exit 1; }; done
@@ -78,4 +97,4 @@ for nb in "$root"/scripts/notebooks/*.ipynb; do
   n=$((n + 1))
 done
 [ "$n" -ge 5 ] || { echo "FAIL: expected 5 notebooks, found $n"; exit 1; }
-echo "$((5 + n)) passed, 0 failed"
+echo "$((7 + n)) passed, 0 failed"

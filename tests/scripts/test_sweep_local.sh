@@ -20,4 +20,16 @@ f=h5py.File(sys.argv[1],'r+'); f.attrs['epochs']=__import__('numpy').bytes_('2')
 [ "$("$root/build/glimpse" summarize --status "$tmp/results/tiny/c.h5")" = partial ]
 printf 'c  --seed 3\n' >> "$tmp/experiments/tiny/runs.txt"
 "$root/scripts/sweep" tiny --only c --dry-run | grep -q -- "--resume" || { echo "FAIL: partial run not resumed"; exit 1; }
-echo "3 passed, 0 failed"
+# --seeds: one run per seed, each with its id stored; summarize pools them (n, mean +- std, interval).
+mkdir -p "$tmp/experiments/pool"
+cp "$tmp/experiments/tiny/config.ini" "$tmp/experiments/pool/"
+printf 'x  --baseline none\n' > "$tmp/experiments/pool/runs.txt"
+out=$("$root/scripts/sweep" pool --seeds 1,2,3 --jobs 2 --threads 1)
+for s in 1 2 3; do
+  [ "$("$root/build/glimpse" summarize --status "$tmp/results/pool/x-s$s.h5")" = finished ] || { echo "FAIL: x-s$s"; exit 1; }
+done
+/usr/bin/python3 -c "import h5py,sys; f=h5py.File(sys.argv[1],'r'); assert f.attrs['run-id']==b'x-s2' and f.attrs['seed']==b'2', dict(f.attrs)" \
+  "$tmp/results/pool/x-s2.h5"
+echo "$out" | grep -q "| 3 | .* +- .* | \[" || { echo "FAIL: no pooled row of 3 seeds: $out"; exit 1; }
+if "$root/scripts/sweep" tiny --seeds 1,2 --dry-run 2>/dev/null; then echo "FAIL: --seeds over runs that set --seed"; exit 1; fi
+echo "4 passed, 0 failed"
