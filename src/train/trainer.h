@@ -143,6 +143,7 @@ class Trainer {
   double last_val_error_ = -1;
   double best_val_error_ = std::numeric_limits<double>::infinity();  // of the /best checkpoint
   void SaveBestNow();
+  struct Checkpoint ParamsNow() const;  // step, epoch and the parameters with their table
   // Appends this leg (a new run, or each resume) to /provenance: its start time, from which epoch, to
   // how many, threads, and as attributes the commit, version and UTC time that ran it.
   void RecordLeg();

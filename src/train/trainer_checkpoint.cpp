@@ -7,13 +7,18 @@
 
 namespace glimpse {
 
-void Trainer::SaveCheckpointNow() {
+Checkpoint Trainer::ParamsNow() const {
   Checkpoint c;
   c.step = step_;
   c.epoch = epoch_;
   const auto& store = agent_->store();
   c.params.assign(store.values().begin(), store.values().end());
   c.table = store.info();
+  return c;
+}
+
+void Trainer::SaveCheckpointNow() {
+  Checkpoint c = ParamsNow();
   for (const auto& [name, buf] : opt_->StateBuffers()) c.optimizer[name].assign(buf->begin(), buf->end());
   c.optimizer_steps = opt_->steps;
   c.rngs["data"] = data_rng_.GetState();
@@ -46,15 +51,7 @@ void Trainer::LoadWeights(const RunFile& file, bool best) {
   RestoreParams(best ? LoadBestCheckpoint(file) : LoadCheckpoint(file), file.path());
 }
 
-void Trainer::SaveBestNow() {
-  Checkpoint c;
-  c.step = step_;
-  c.epoch = epoch_;
-  const auto& store = agent_->store();
-  c.params.assign(store.values().begin(), store.values().end());
-  c.table = store.info();
-  SaveBestCheckpoint(*file_, c, best_val_error_);
-}
+void Trainer::SaveBestNow() { SaveBestCheckpoint(*file_, ParamsNow(), best_val_error_); }
 
 void Trainer::LoadCheckpointNow() {
   const Checkpoint c = LoadCheckpoint(*file_);
