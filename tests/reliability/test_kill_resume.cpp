@@ -1,6 +1,8 @@
 // Kill test: a training run is killed with SIGKILL at random moments, 20 times in a row, and
 // resumed each time. After every kill the run file must open and its series must agree with its
-// checkpoint; the finished run must equal an uninterrupted one.
+// checkpoint; the finished run must equal an uninterrupted one. Every counted kill is shown to have
+// landed while the run was training: the run was not finished before the command started, and the
+// checkpoint left behind is short of the last epoch (the run is long enough for 20 such kills).
 #include <catch2/catch.hpp>
 
 #include <cstdio>
@@ -16,9 +18,11 @@ using namespace glimpse::test;
 
 namespace {
 
+constexpr int kEpochs = 200;  // a few seconds of training: longer than 20 kills take
+
 std::string Options(const std::string& data) {
   return " --data-dir " + data +
-         " --glimpses 3 --patch 6 --hidden 32 --glimpse-hidden 16 --batch 8 --epochs 40"
+         " --glimpses 3 --patch 6 --hidden 32 --glimpse-hidden 16 --batch 8 --epochs " + std::to_string(kEpochs) +
          " --val-images 64 --trajectories 3 --log-every 2 --threads 1 --seed 9";
 }
 
@@ -33,19 +37,28 @@ TEST_CASE("SIGKILL at random moments, 20 times, then resume: no lost or divergin
   REQUIRE(RunGlimpse("train --out " + ref + Options(data)).code == 0);
 
   Rng rng(2024, "kill-test");
-  int kills = 0, attempts = 0;
+  int kills = 0, attempts = 0, before_first_commit = 0;
   bool finished = false;
   auto exists = [&] { return static_cast<bool>(std::ifstream(run)); };
+  auto epochs_done = [&]() -> std::int64_t {
+    const RunFile f(run, RunFile::Mode::kReadOnly);
+    return HasCheckpoint(f) ? LoadCheckpoint(f).epoch : 0;
+  };
   while (!finished && attempts < 200) {
     ++attempts;
-    // Kill after 20 to 400 ms (startup, training, evaluation and checkpoint writes all get hit).
-    const double delay = kills < 20 ? rng.Uniform(0.02, 0.4) : 1000.0;
+    // Kill after 20 to 250 ms (startup, training, evaluation and checkpoint writes all get hit).
+    const double delay = kills < 20 ? rng.Uniform(0.02, 0.25) : 1000.0;
+    if (kills < 20 && exists()) REQUIRE(epochs_done() < kEpochs);  // still training: the kill will land in it
     // Killed before its first commit, a run leaves no file (nothing was lost): start it again.
     const std::string cmd = exists() ? "train --resume " + run : "train --out " + run + Options(data);
     const auto r = RunGlimpse("__timeout_kill__ " + std::to_string(delay) + " " + cmd);
     if (r.code == 137) {
+      if (!exists()) {  // killed before its first commit: nothing was written, nothing to check
+        ++before_first_commit;
+        continue;
+      }
+      CHECK(epochs_done() < kEpochs);  // the kill landed before the run finished
       ++kills;
-      if (!exists()) continue;
       // The file opens, and if it holds a checkpoint, every series reaches at least as far.
       const RunFile f(run, RunFile::Mode::kReadOnly);
       if (HasCheckpoint(f)) {
@@ -75,6 +88,7 @@ TEST_CASE("SIGKILL at random moments, 20 times, then resume: no lost or divergin
     REQUIRE(r.code == 0);
     finished = kills >= 20;
   }
+  INFO(before_first_commit << " further kills before the first commit");
   CHECK(kills >= 20);
   const RunFile a(ref, RunFile::Mode::kReadOnly), b(run, RunFile::Mode::kReadOnly);
   CHECK(LoadCheckpoint(a).params == LoadCheckpoint(b).params);
