@@ -1,13 +1,11 @@
 #include "src/train/checkpoint.h"
 
-#include <zlib.h>
-
-#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <sstream>
 
 #include "src/core/error.h"
+#include "src/train/file_checksum.h"
 
 namespace glimpse {
 namespace {
@@ -111,15 +109,8 @@ void WriteSlot(RunFile& f, const std::string& slot, const Checkpoint& c) {
 }  // namespace
 
 std::string DigestOf(const void* data, std::size_t bytes) {
-  uLong crc = crc32(0L, Z_NULL, 0);
-  const auto* p = static_cast<const Bytef*>(data);
-  while (bytes > 0) {  // zlib takes at most 4 GiB a call
-    const uInt n = static_cast<uInt>(std::min<std::size_t>(bytes, 1u << 30));
-    crc = crc32(crc, p, n);
-    p += n, bytes -= n;
-  }
   char hex[16];
-  std::snprintf(hex, sizeof(hex), "crc32:%08lx", static_cast<unsigned long>(crc));
+  std::snprintf(hex, sizeof(hex), "crc32:%08x", static_cast<unsigned>(Crc32(data, bytes)));
   return hex;
 }
 

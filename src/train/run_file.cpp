@@ -14,79 +14,13 @@
 
 #include <limits>
 
-#include <zlib.h>
-
-#include <fstream>
-#include <iterator>
-
 #include "src/core/error.h"
+#include "src/train/file_checksum.h"
 
 namespace glimpse {
 namespace {
 
-// The whole-file checksum: glimpse appends "\n#glimpse crc32 XXXXXXXX\n" (the CRC-32 of every byte
-// before it) after HDF5's end of file at each commit, and checks it before HDF5 parses anything, so
-// a damaged file never reaches the HDF5 library (which can crash on some damaged structures).
-// HDF5 and h5py ignore bytes past the end of file; a writer's HDF5 overwrites them.
-constexpr char kTrailerTag[] = "\n#glimpse crc32 ";
-constexpr std::size_t kTagSize = sizeof(kTrailerTag) - 1, kTrailerSize = kTagSize + 8 + 1;
-
-std::string ReadBytes(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  Check(static_cast<bool>(f), "cannot read '", path, "': ", std::strerror(errno));
-  return std::string(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
-}
-
-std::uint32_t Crc32(const char* data, std::size_t n) {
-  uLong crc = crc32(0L, Z_NULL, 0);
-  while (n > 0) {
-    const uInt k = static_cast<uInt>(std::min<std::size_t>(n, 1u << 30));
-    crc = crc32(crc, reinterpret_cast<const Bytef*>(data), k);
-    data += k, n -= k;
-  }
-  return static_cast<std::uint32_t>(crc);
-}
-
-void AppendTrailer(const std::string& path) {
-  const std::string bytes = ReadBytes(path);
-  char trailer[kTrailerSize + 1];
-  std::snprintf(trailer, sizeof(trailer), "%s%08x\n", kTrailerTag, Crc32(bytes.data(), bytes.size()));
-  std::ofstream f(path, std::ios::binary | std::ios::app);
-  f.write(trailer, static_cast<std::streamsize>(kTrailerSize));
-  Check(static_cast<bool>(f.flush()), "cannot write '", path, "': ", std::strerror(errno), " (disk full?)");
-}
-
-bool require_checksums = false;  // RunFile::RequireChecksums
-
-// Checks a run file's bytes before HDF5 sees them. Returns true when they end in a matching trailer;
-// false for a file of the earliest format without one (an older glimpse), unless checksums are
-// required; Error for anything else: not HDF5, a mismatching trailer, or a checksummed-format file
-// (superblock version 2 or later, as glimpse writes) whose trailer is gone.
-bool CheckTrailer(const std::string& path) {
-  const std::string bytes = ReadBytes(path);
-  static const char kSignature[] = "\x89HDF\r\n\x1a\n";
-  Check(bytes.size() > 8 && bytes.compare(0, 8, kSignature, 8) == 0, "'", path,
-        "' is not an HDF5 file (is it a glimpse run file?)");
-  const bool checksummed_format = static_cast<unsigned char>(bytes[8]) >= 2;
-  const bool has = bytes.size() >= kTrailerSize &&
-                   bytes.compare(bytes.size() - kTrailerSize, kTagSize, kTrailerTag) == 0 && bytes.back() == '\n';
-  if (!has) {
-    Check(!checksummed_format, "'", path, "' is damaged: it lacks the checksum glimpse writes at the end of ",
-          "every run file (or it was not written by glimpse)");
-    Check(!require_checksums, "'", path, "' has no checksums (written by an older glimpse); glimpse slim ",
-          "rewrites it with them");
-    return false;
-  }
-  const std::size_t at = bytes.size() - kTrailerSize;
-  if (bytes.compare(at, kTagSize, kTrailerTag) != 0 || bytes.back() != '\n') return false;
-  const std::string hex = bytes.substr(at + kTagSize, 8);
-  char* end = nullptr;
-  const unsigned long stored = std::strtoul(hex.c_str(), &end, 16);
-  const std::uint32_t now = Crc32(bytes.data(), at);
-  Check(end == hex.c_str() + 8 && stored == now, "'", path, "' is damaged: its bytes have CRC-32 ",
-        Format(std::hex, now), ", but glimpse stored ", hex, " at its end when it wrote it");
-  return true;
-}
+bool require_checksums = false;  // RunFile::RequireChecksums (file_checksum.h)
 
 template <class T>
 const H5::PredType& H5Type();
@@ -233,7 +167,7 @@ void RunFile::Open(Mode mode) {
       return;
     }
     Check(FileExists(path), "run file '", path, "' does not exist");
-    impl_->trailer = CheckTrailer(path);  // before HDF5 parses a byte of it
+    impl_->trailer = CheckFileChecksum(path, require_checksums);  // before HDF5 parses a byte of it
     bool hdf5 = false;
     try {
       hdf5 = H5::H5File::isHdf5(path);
@@ -284,7 +218,7 @@ void RunFile::Commit() {
   });
   // The working copy, checksummed whole, becomes the run file in one rename: a kill at any moment
   // leaves either the previous or the new complete file.
-  AppendTrailer(impl_->work);
+  AppendFileChecksum(impl_->work);
   FsyncPath(impl_->work);
   if (std::rename(impl_->work.c_str(), path_.c_str()) != 0)
     Fail("cannot save '", path_, "': ", std::strerror(errno),
@@ -367,7 +301,7 @@ void RunFile::CopyTo(const std::string& out, const std::vector<std::string>& ski
     CopyGroup(impl_->file, dst, "/", skip);
     dst.close();
   });
-  AppendTrailer(tmp);
+  AppendFileChecksum(tmp);
   FsyncPath(tmp);
   if (std::rename(tmp.c_str(), out.c_str()) != 0) {
     std::remove(tmp.c_str());
