@@ -78,6 +78,17 @@ H5::FileAccPropList NoHdf5Locking() {
   return fapl;
 }
 
+// Whether a dataset's creation properties include the Fletcher-32 checksum filter.
+bool HasFletcher32(const H5::DSetCreatPropList& props) {
+  for (int i = 0; i < props.getNfilters(); ++i) {
+    unsigned flags = 0, config = 0;
+    size_t n = 0;
+    char name[32];
+    if (props.getFilter(i, flags, n, nullptr, sizeof(name), name, config) == H5Z_FILTER_FLETCHER32) return true;
+  }
+  return false;
+}
+
 // A dataset's creation properties with its data checksummed: chunked (`chunk`, the chunk shape of a
 // growing dataset, or else one chunk of the whole dataset) with the Fletcher-32 filter, so HDF5
 // refuses a damaged chunk on reading. A fixed dataset of rank 0 or with no elements holds no data to
@@ -89,15 +100,7 @@ H5::DSetCreatPropList Checksummed(H5::DSetCreatPropList props, const std::vector
     chunk = dims;
   }
   if (props.getLayout() != H5D_CHUNKED) props.setChunk(static_cast<int>(chunk.size()), chunk.data());
-  bool fletcher = false;
-  for (int i = 0; i < props.getNfilters(); ++i) {
-    unsigned flags = 0;
-    size_t n = 0;
-    unsigned config = 0;
-    char name[32];
-    fletcher = fletcher || props.getFilter(i, flags, n, nullptr, sizeof(name), name, config) == H5Z_FILTER_FLETCHER32;
-  }
-  if (!fletcher) props.setFletcher32();
+  if (!HasFletcher32(props)) props.setFletcher32();
   return props;
 }
 
@@ -360,15 +363,7 @@ void CheckGroup(const H5::H5File& file, const std::string& path, std::vector<std
       const auto points = static_cast<std::size_t>(space.getSimpleExtentNpoints());
       std::vector<char> buf(points * type.getSize());
       if (!buf.empty()) ds.read(buf.data(), type);  // HDF5 checks each chunk's Fletcher-32 here
-      const H5::DSetCreatPropList props = ds.getCreatePlist();
-      bool fletcher = false;
-      for (int f = 0; f < props.getNfilters(); ++f) {
-        unsigned flags = 0, config = 0;
-        size_t cd = 0;
-        char name[32];
-        fletcher = fletcher || props.getFilter(f, flags, cd, nullptr, sizeof(name), name, config) == H5Z_FILTER_FLETCHER32;
-      }
-      if (points > 0 && !fletcher) problems.push_back("dataset '" + child + "': its data carries no checksum");
+      if (points > 0 && !HasFletcher32(ds.getCreatePlist())) problems.push_back("dataset '" + child + "': its data carries no checksum");
     } catch (const H5::Exception& e) {
       problems.push_back("'" + (child.empty() ? path : child) + "' cannot be read (" + e.getDetailMsg() + ")");
     }
@@ -625,17 +620,10 @@ void RunFile::TruncateBlocks(const std::string& path, std::size_t length) {
 
 void RunFile::TruncateGroupBlocks(const std::string& group, std::size_t length) {
   return Guard(path_, "TruncateGroupBlocks", [&] {
-    if (!Exists(group)) return;
-    const H5::Group g = impl_->file.openGroup(group);
-    for (hsize_t i = 0; i < g.getNumObjs(); ++i) {
-      if (g.getObjTypeByIdx(i) != H5G_DATASET) continue;
-      const std::string path = group + "/" + g.getObjnameByIdx(i);
-      const H5::DataSpace sp = impl_->file.openDataSet(path).getSpace();
-      const int rank = sp.getSimpleExtentNdims();
-      if (rank < 1) continue;
-      std::vector<hsize_t> dims(static_cast<std::size_t>(rank)), maxdims(dims.size());
-      sp.getSimpleExtentDims(dims.data(), maxdims.data());
-      if (maxdims[0] == H5S_UNLIMITED) TruncateBlocks<float>(path, length);  // the type plays no part
+    for (const auto& name : SeriesNames(group)) {  // every dataset of the group (empty if none)
+      bool growing = false;
+      Shape(group + "/" + name, &growing);
+      if (growing) TruncateBlocks<float>(group + "/" + name, length);  // the type plays no part
     }
   });
 }
