@@ -9,7 +9,6 @@
 #include "src/train/run_config.h"
 #include "src/core/error.h"
 #include "src/core/version.h"
-#include "src/train/checkpoint.h"
 #include "src/train/trainer.h"
 
 namespace glimpse::cli {
@@ -45,8 +44,7 @@ int RunEval(int argc, char** argv) {
     if (vm.count("data-dir")) cfg.data_dir = vm["data-dir"].as<std::string>();
     if (vm.count("threads")) cfg.threads = vm["threads"].as<int>();
     Trainer trainer(cfg, nullptr, false);
-    trainer.LoadWeights(file, which == "best");
-    epoch = (which == "best" ? LoadBestCheckpoint(file) : LoadCheckpoint(file)).epoch;
+    epoch = trainer.LoadWeights(file, which == "best");
     r = trainer.Evaluate(ParseSplit(split_name), samples, 1 << 30);
   }
   std::cout << path << ": " << which << " checkpoint (epoch " << epoch << "), " << r.images << " " << split_name

@@ -66,8 +66,8 @@ class Trainer {
   EvalResult Evaluate(Split split, int samples, int max_images);
 
   // Loads only the parameters of the last checkpoint in `file` (evaluation of a finished run), or,
-  // with best, of its best-by-validation checkpoint (checkpoint.h).
-  void LoadWeights(const RunFile& file, bool best = false);
+  // with best, of its best-by-validation checkpoint (checkpoint.h); returns that checkpoint's epoch.
+  std::int64_t LoadWeights(const RunFile& file, bool best = false);
 
   std::int64_t step() const { return step_; }
   std::int64_t epoch() const { return epoch_; }

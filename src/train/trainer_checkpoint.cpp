@@ -47,8 +47,10 @@ void Trainer::RestoreParams(const Checkpoint& c, const std::string& path) {
   std::copy(c.params.begin(), c.params.end(), store.values().begin());
 }
 
-void Trainer::LoadWeights(const RunFile& file, bool best) {
-  RestoreParams(best ? LoadBestCheckpoint(file) : LoadCheckpoint(file), file.path());
+std::int64_t Trainer::LoadWeights(const RunFile& file, bool best) {
+  const Checkpoint c = best ? LoadBestCheckpoint(file) : LoadCheckpoint(file);
+  RestoreParams(c, file.path());
+  return c.epoch;
 }
 
 void Trainer::SaveBestNow() { SaveBestCheckpoint(*file_, ParamsNow(), best_val_error_); }
