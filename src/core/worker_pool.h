@@ -4,6 +4,7 @@
 // constructor, so Run allocates nothing; with one task Run simply calls fn(0).
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -17,6 +18,14 @@
 #include "src/core/error.h"
 
 namespace glimpse {
+
+// `rows` rows split into contiguous shares, one per task of a WorkerPool::Run: SharesFor gives the
+// number of shares (at most `parts`, each at least one row), and share s covers rows
+// [ShareBegin(s, rows, shares), ShareBegin(s + 1, rows, shares)).
+inline int SharesFor(int rows, int parts) { return std::max(1, std::min(parts, rows)); }
+inline int ShareBegin(int s, int rows, int shares) {
+  return static_cast<int>(static_cast<long long>(rows) * s / shares);
+}
 
 class WorkerPool {
  public:

@@ -28,11 +28,6 @@ ShardedModel<T>::ShardedModel(std::vector<std::unique_ptr<AttentionModel<T>>> re
 }
 
 template <class T>
-int ShardedModel<T>::Shards(int rows) const {
-  return std::max(1, std::min(shards(), rows));
-}
-
-template <class T>
 void ShardedModel<T>::SizeFull(int rows, Rollout<T>& r) const {
   const AttentionModel<T>& m = model();
   const auto TN = static_cast<std::size_t>(m.spec().steps) * rows, N = static_cast<std::size_t>(rows);
@@ -56,7 +51,7 @@ void ShardedModel<T>::SizeFull(int rows, Rollout<T>& r) const {
 template <class T>
 void ShardedModel<T>::Forward(const T* images, int rows, int height, int width, Rollout<T>& r, LocationMode mode,
                               Rng* rng, double semi_sampling) {
-  const int S = Shards(rows);
+  const int S = SharesFor(rows, shards());
   if (S == 1) return model().Forward(images, rows, height, width, r, mode, rng, semi_sampling);
   Check(mode != LocationMode::kGiven, "given locations are for the single model (gradient checks)");
   Check(mode != LocationMode::kSample || rng != nullptr, "sampling locations needs an Rng");
@@ -67,7 +62,7 @@ void ShardedModel<T>::Forward(const T* images, int rows, int height, int width, 
   const int C = static_cast<int>(r.logits.shape(1));
   const int Z = model().policy() ? model().policy()->noise_size() : 0;
   pool_.Run(S, [&](int s) {
-    const int n0 = First(s, rows, S), ns = First(s + 1, rows, S) - n0;
+    const int n0 = ShareBegin(s, rows, S), ns = ShareBegin(s + 1, rows, S) - n0;
     Rollout<T>& p = parts_[s];
     if (s > 0) {  // this replica takes replica 0's current parameters
       const auto& values = store().values();
@@ -92,11 +87,11 @@ void ShardedModel<T>::Forward(const T* images, int rows, int height, int width, 
 
 template <class T>
 void ShardedModel<T>::Backward(Rollout<T>& r) {
-  const int rows = r.rows, S = Shards(rows);
+  const int rows = r.rows, S = SharesFor(rows, shards());
   if (S == 1) return model().Backward(r);
   const int TT = r.steps, K = static_cast<int>(r.dpre.shape(1)), C = static_cast<int>(r.dlogits.shape(1));
   pool_.Run(S, [&](int s) {
-    const int n0 = First(s, rows, S), ns = First(s + 1, rows, S) - n0;
+    const int n0 = ShareBegin(s, rows, S), ns = ShareBegin(s + 1, rows, S) - n0;
     Rollout<T>& p = parts_[s];
     CheckEq(p.rows, ns, "rows of a shard (Backward must follow this model's Forward)");
     CopyRows(r.dlogits.data(), rows, n0, p.dlogits.data(), ns, 0, ns, C, 1);

@@ -48,8 +48,6 @@ class ShardedModel {
   void set_sensor_timer(double* seconds) { replicas_[0]->set_sensor_timer(seconds); }
 
  private:
-  int Shards(int rows) const;  // shards used for a batch of `rows` (each gets at least one row)
-  int First(int s, int rows, int shards) const { return static_cast<int>(static_cast<long long>(rows) * s / shards); }
   void SizeFull(int rows, Rollout<T>& r) const;
 
   std::vector<std::unique_ptr<AttentionModel<T>>> replicas_;

@@ -23,13 +23,17 @@ void ImageAgent::Forward(const Batch& batch, LocationMode mode, Rng* rng, double
   model_->Forward(batch.images.data(), batch.rows, batch.height, batch.width, rollout_, mode, rng, semi_sampling);
 }
 
-void ImageAgent::SetupExamples(const Task& task, RunLogger& log) {
-  const int K = std::min(cfg_.trajectories, task.size(Split::kTest));
-  if (K <= 0) return;
+void ImageAgent::RenderExamples(const Task& task, int K) {
   std::vector<std::int64_t> idx(K);
   for (int i = 0; i < K; ++i) idx[i] = i;
   examples_.Resize(K, task.height(), task.width());
   RenderRows(task, Split::kTest, idx.data(), 0, K, 0, examples_);
+}
+
+void ImageAgent::SetupExamples(const Task& task, RunLogger& log) {
+  const int K = std::min(cfg_.trajectories, task.size(Split::kTest));
+  if (K <= 0) return;
+  RenderExamples(task, K);
   const auto k = static_cast<std::size_t>(K);
   log.Array("/trajectories/image", {k, static_cast<std::size_t>(task.height()), static_cast<std::size_t>(task.width())},
             examples_.images.data());
@@ -39,10 +43,7 @@ void ImageAgent::SetupExamples(const Task& task, RunLogger& log) {
 void ImageAgent::LogExamples(const Task& task, RunLogger& log, std::int64_t epoch) {
   const int K = std::min({cfg_.trajectories, task.size(Split::kTest), cfg_.batch});
   if (K <= 0) return;
-  std::vector<std::int64_t> idx(K);
-  for (int i = 0; i < K; ++i) idx[i] = i;
-  examples_.Resize(K, task.height(), task.width());
-  RenderRows(task, Split::kTest, idx.data(), 0, K, 0, examples_);
+  RenderExamples(task, K);
   Rollout<float> r;
   model_->Forward(examples_.images.data(), K, task.height(), task.width(), r, LocationMode::kMean, nullptr);
   // (K, T, P) from (T K, P): locations (P = 2) for hard attention, read parameters otherwise.

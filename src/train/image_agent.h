@@ -30,6 +30,9 @@ class ImageAgent : public Agent {
   const AttentionModel<float>& model() const { return model_->model(); }
 
  private:
+  // Renders the first K test images into examples_ (the logged trajectories' inputs).
+  void RenderExamples(const Task& task, int K);
+
   ExperimentConfig cfg_;
   std::unique_ptr<ShardedModel<float>> model_;  // replicas: --threads with --parallel data
   Rollout<float> rollout_;

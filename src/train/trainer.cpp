@@ -119,10 +119,9 @@ int Trainer::StepsPerEpoch() const {
 
 void Trainer::Render(Batch& b, Split split, const std::int64_t* indices, int rows, std::int64_t epoch) {
   b.Resize(rows, task_->height(), task_->width());
-  const int S = std::max(1, std::min(pool_->workers() + 1, rows));
+  const int S = SharesFor(rows, pool_->workers() + 1);
   pool_->Run(S, [&](int s) {
-    RenderRows(*task_, split, indices, static_cast<int>(static_cast<long long>(rows) * s / S),
-               static_cast<int>(static_cast<long long>(rows) * (s + 1) / S), epoch, b);
+    RenderRows(*task_, split, indices, ShareBegin(s, rows, S), ShareBegin(s + 1, rows, S), epoch, b);
   });
 }
 

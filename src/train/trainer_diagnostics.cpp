@@ -24,10 +24,7 @@ Trainer::Diagnostic Trainer::MeasureGradientVariance(int draws) {
   Diagnostic d;
   for (int k = 0; k < draws; ++k) {
     estimator.SetState(state);
-    Profile* const profile = profile_;
-    profile_ = nullptr;  // probes are not part of a profiled step
     d.entropy += ComputeGradients(probe.data(), B, 0, rng).entropy / draws;
-    profile_ = profile;
     std::size_t i = 0;
     for (const ParamInfo* p : tensors)
       for (std::size_t j = 0; j < p->size; ++j, ++i) {
