@@ -1,5 +1,5 @@
-// One HDF5 file per run (README.md, "The run file"). This header hides HDF5: run_file.cpp is the only
-// file that includes H5Cpp.h.
+// One HDF5 file per run (README.md, "The run file"). This header hides HDF5: only RunFile's own .cpp
+// files (run_file.cpp, run_file_integrity.cpp, through run_file_impl.h) include H5Cpp.h.
 //
 // Crash safety: HDF5 files can be left unreadable by a kill in the middle of a write, so a writer
 // never writes the run file itself. It writes a private copy, PATH.work, and Commit() makes that copy
