@@ -163,10 +163,10 @@ void Validate(const ExperimentConfig& c) {
         "REINFORCE signal to send into the core; --attention ", c.attention,
         " already trains it by backpropagation");
   CheckRange(c.grid, 1, 64, "option --grid");
-  Cores<float>().Get(c.core);
-  Baselines().Get(c.baseline);
-  Optimizers().Get(c.optimizer);
-  Schedules().Get(c.schedule);
+  const CoreKind<float>& core = Cores<float>().Get(c.core);  // unknown names first, before the ranges
+  const BaselineKind& baseline = Baselines().Get(c.baseline);
+  const OptimizerKind& optimizer = Optimizers().Get(c.optimizer);
+  const ScheduleKind& schedule = Schedules().Get(c.schedule);
   Check(c.train_images >= 0, "option --train-images: expected >= 0 (0 = all), found ", c.train_images);
   CheckRange(c.glimpses, 1, 64, "option --glimpses");
   const int canvas = std::min(task.height, task.width);
@@ -196,10 +196,10 @@ void Validate(const ExperimentConfig& c) {
   ValidateKind(task, c);
   ValidateKind(attention, c);
   if (attention.hard()) ValidateKind(Policies<float>().Get(attention.policy), c);
-  ValidateKind(Cores<float>().Get(c.core), c);
-  ValidateKind(Baselines().Get(c.baseline), c);
-  ValidateKind(Optimizers().Get(c.optimizer), c);
-  ValidateKind(Schedules().Get(c.schedule), c);
+  ValidateKind(core, c);
+  ValidateKind(baseline, c);
+  ValidateKind(optimizer, c);
+  ValidateKind(schedule, c);
 }
 
 std::string ResolveDataDir(const ExperimentConfig& c) {
