@@ -9,6 +9,9 @@ template <class T> AttentionKind<T> CategoricalRetinaKind();  // retina.cpp
 template <class T> AttentionKind<T> SoftAttentionKind();      // soft_attention.cpp
 template <class T> AttentionKind<T> DrawReadKind();           // draw_read.cpp
 template <class T> AttentionKind<T> SpatialTransformerKind(); // spatial_transformer.cpp
+template <class T> AttentionKind<T> RandomRetinaKind();       // retina.cpp (control)
+template <class T> AttentionKind<T> CentreRetinaKind();       // retina.cpp (control)
+template <class T> AttentionKind<T> WholeCanvasKind();        // whole_canvas.cpp (control)
 
 template <class T>
 const Registry<AttentionKind<T>>& Attentions() {
@@ -18,6 +21,9 @@ const Registry<AttentionKind<T>>& Attentions() {
       SoftAttentionKind<T>(),
       DrawReadKind<T>(),
       SpatialTransformerKind<T>(),
+      RandomRetinaKind<T>(),
+      CentreRetinaKind<T>(),
+      WholeCanvasKind<T>(),
   });
   return registry;
 }

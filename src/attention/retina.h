@@ -16,17 +16,14 @@
 #include <vector>
 
 #include "src/attention/sensor.h"
+#include "src/attention/summed_area.h"
 #include "src/core/error.h"
 
 namespace glimpse {
 
-// Summed-area tables of a prepared batch (one (H+1) x (W+1) table per image), and which batch.
+// The retina's cache: the summed-area tables of the prepared batch.
 template <class T>
-struct RetinaCache : SensorCache {
-  std::vector<double> sat;
-  const T* images = nullptr;
-  int batch = 0, height = 0, width = 0;
-};
+using RetinaCache = SummedAreaCache<T>;
 
 template <class T>
 class Retina : public Sensor<T> {
@@ -47,32 +44,14 @@ class Retina : public Sensor<T> {
 
   void Prepare(const T* images, int batch, int H, int W, SensorCache* cache) const override {
     if (k_ == 1 || cache == nullptr) return;  // one scale: no block sums to speed up
-    RetinaCache<T>& c = static_cast<RetinaCache<T>&>(*cache);
-    const std::size_t stride = static_cast<std::size_t>(H + 1) * (W + 1);
-    c.sat.resize(static_cast<std::size_t>(batch) * stride);
-    for (int b = 0; b < batch; ++b) {
-      const T* img = images + static_cast<std::ptrdiff_t>(b) * H * W;
-      double* S = c.sat.data() + b * stride;
-      std::fill(S, S + W + 1, 0.0);
-      for (int y = 0; y < H; ++y) {
-        double row = 0;
-        double* Sy = S + static_cast<std::size_t>(y + 1) * (W + 1);
-        const double* Sp = Sy - (W + 1);
-        Sy[0] = 0;
-        for (int x = 0; x < W; ++x) {
-          row += img[y * W + x];
-          Sy[x + 1] = Sp[x + 1] + row;
-        }
-      }
-    }
-    c.images = images, c.batch = batch, c.height = H, c.width = W;
+    BuildSummedAreaTables(images, batch, H, W, static_cast<RetinaCache<T>&>(*cache));
   }
 
   // Reads from the summed-area tables when cache was prepared for these images, else the pixels.
   void Read(const T* images, int batch, int H, int W, const T* loc, T* glimpse, SensorCache* cache) const override {
     const int D = glimpse_size();
     const RetinaCache<T>* c = static_cast<const RetinaCache<T>*>(cache);
-    const bool sat = c && images == c->images && batch <= c->batch && H == c->height && W == c->width;
+    const bool sat = c && c->Holds(images, batch, H, W);
     const double ux = unit_ > 0 ? unit_ : W / 2.0, uy = unit_ > 0 ? unit_ : H / 2.0;
     for (int b = 0; b < batch; ++b) {
       const T* img = images + static_cast<std::ptrdiff_t>(b) * H * W;
@@ -84,7 +63,7 @@ class Retina : public Sensor<T> {
         const int y0 = static_cast<int>(std::floor(cy - size / 2.0 + 0.5));
         T* out = glimpse + static_cast<std::ptrdiff_t>(b) * D + s * g_ * g_;
         if (sat && f > 1)
-          ReadScaleSat(c->sat.data() + static_cast<std::size_t>(b) * (H + 1) * (W + 1), H, W, x0, y0, f, out);
+          ReadScaleSat(c->Table(b), H, W, x0, y0, f, out);
         else
           ReadScale(img, H, W, x0, y0, f, out);
       }

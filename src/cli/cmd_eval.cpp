@@ -38,6 +38,7 @@ int RunEval(int argc, char** argv) {
   const std::string path = vm["run"].as<std::string>();
   EvalResult r;
   std::int64_t epoch = 0;
+  std::string describe;
   {
     const RunFile file(path, RunFile::Mode::kReadOnly);
     ExperimentConfig cfg = ConfigFromRun(file);
@@ -46,12 +47,11 @@ int RunEval(int argc, char** argv) {
     Trainer trainer(cfg, nullptr, false);
     epoch = trainer.LoadWeights(file, which == "best");
     r = trainer.Evaluate(ParseSplit(split_name), samples, 1 << 30);
+    describe = trainer.DescribeEval(samples);
   }
   std::cout << path << ": " << which << " checkpoint (epoch " << epoch << "), " << r.images << " " << split_name
             << " images, "
-            << (samples == 1 ? std::string("policy mean (M = 1)")
-                             : "class probabilities averaged over M = " + std::to_string(samples) +
-                                   " sampled episodes (seeded, reproducible)")
+            << describe << ", M = " << samples
             << "\n";
   if (!vm.count("no-record")) {  // every number quoted can be read back from the file
     try {

@@ -20,7 +20,7 @@ bool ResumeMayChange(const std::string& name) {
 void PrintFinal(Trainer& t) {
   const EvalResult r = t.Evaluate(Split::kTest, 1, 1 << 30);
   std::cout << std::defaultfloat << std::setprecision(6) << "final: " << r.images
-            << " test images, policy mean (M = 1; deterministic for soft, draw and stn)\ntest_error=" << r.error << "\n";
+            << " test images, " << t.DescribeEval(1) << " (M = 1)\ntest_error=" << r.error << "\n";
 }
 
 }  // namespace

@@ -82,6 +82,7 @@ void AttentionModel<T>::Prepare(int rows, Rollout<T>& r) const {
 template <class T>
 void AttentionModel<T>::Forward(const T* images, int rows, int height, int width, Rollout<T>& r,
                                 LocationMode mode, Rng* rng, double semi_sampling) const {
+  mode = Resolve(mode);
   Check(mode != LocationMode::kSample || rng != nullptr, "sampling locations needs an Rng");
   if (mode == LocationMode::kSample) DrawNoise(rows, *rng, semi_sampling, r);
   ForwardDrawn(images, rows, height, width, r, mode);

@@ -59,8 +59,14 @@ class AttentionModel {
   // Runs T steps on images (N, H, W). kSample draws l_t from the policy with `rng`, except that with
   // probability `semi_sampling` a row takes the policy's expected location instead; kMean always
   // takes the expectation; kGiven reuses r.loc and r.choice as they are (gradient checks).
+  // A policy without a mean (the uniform control: LocationPolicy::has_mean) samples in kMean mode
+  // too (see Resolve), so its rng must then be given as well.
   void Forward(const T* images, int rows, int height, int width, Rollout<T>& r, LocationMode mode,
                Rng* rng, double semi_sampling = 0.0) const;
+  // The mode Forward runs: kMean becomes kSample for a policy that has no mean.
+  LocationMode Resolve(LocationMode mode) const {
+    return mode == LocationMode::kMean && policy_ && !policy_->has_mean() ? LocationMode::kSample : mode;
+  }
 
   // Forward in two parts: DrawNoise fills r.noise and r.expected for `rows` episodes from rng in
   // the order Forward consumes them (step by step; in each step the policy's deviates for every

@@ -54,6 +54,7 @@ void ShardedModel<T>::Forward(const T* images, int rows, int height, int width, 
   const int S = SharesFor(rows, shards());
   if (S == 1) return model().Forward(images, rows, height, width, r, mode, rng, semi_sampling);
   Check(mode != LocationMode::kGiven, "given locations are for the single model (gradient checks)");
+  mode = model().Resolve(mode);
   Check(mode != LocationMode::kSample || rng != nullptr, "sampling locations needs an Rng");
   if (mode == LocationMode::kSample) model().DrawNoise(rows, *rng, semi_sampling, r);
   SizeFull(rows, r);

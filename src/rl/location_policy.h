@@ -25,6 +25,9 @@ class LocationPolicy {
   virtual ~LocationPolicy() = default;
   virtual std::string name() const = 0;
   virtual int head_size() const = 0;  // K
+  // False for a policy whose expectation is not what it does (the uniform control): evaluation and
+  // the logged trajectories then sample it (AttentionModel::Resolve) instead of taking Mean.
+  virtual bool has_mean() const { return true; }
   // pre (N, K) -> head (N, K); may alias.
   virtual void Activate(const T* pre, int rows, T* head) const = 0;
   // Expected location of each row: head (N, K) -> loc (N, 2).

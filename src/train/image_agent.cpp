@@ -45,7 +45,8 @@ void ImageAgent::LogExamples(const Task& task, RunLogger& log, std::int64_t epoc
   if (K <= 0) return;
   RenderExamples(task, K);
   Rollout<float> r;
-  model_->Forward(examples_.images.data(), K, task.height(), task.width(), r, LocationMode::kMean, nullptr);
+  Rng rng(cfg_.seed, "trajectories");  // used only by a policy without a mean (the uniform control)
+  model_->Forward(examples_.images.data(), K, task.height(), task.width(), r, LocationMode::kMean, &rng);
   // (K, T, P) from (T K, P): locations (P = 2) for hard attention, read parameters otherwise.
   const int TT = cfg_.glimpses, P = model().sensor().param_size();
   std::vector<float> locs(static_cast<std::size_t>(K) * TT * P);

@@ -295,6 +295,14 @@ void Trainer::LogTrain(double elapsed_s, std::int64_t session_steps) {
   sum_grad_norm_ = 0;
 }
 
+std::string Trainer::DescribeEval(int samples) const {
+  const LocationPolicy<float>* p = agent_->policy();
+  if (!p) return "deterministic reads";
+  if (samples > 1)
+    return "class probabilities averaged over the sampled episodes (seeded)";
+  return p->has_mean() ? "policy mean" : "one seeded sample: the policy has no mean";
+}
+
 EvalResult Trainer::Evaluate(Split split, int samples, int max_images) {
   CheckRange(samples, 1, 1024, "evaluation samples");
   Check(samples == 1 || agent_->policy() != nullptr, "--attention ", cfg_.attention,
@@ -352,7 +360,7 @@ void Trainer::EndEpoch() {
     }
     std::cout << "epoch " << epoch_ << "/" << cfg_.epochs << " done | val_error " << std::fixed
               << std::setprecision(2) << 100 * val.error << "% test_error " << 100 * test.error
-              << (agent_->policy() ? "% (policy mean)" : "% (deterministic reads)");
+              << "% (" << DescribeEval(1) << ")";
     for (const auto& [name, value] : test.extra) std::cout << " test_" << name << " " << 100 * value << "%";
     std::cout << " | train " << Duration(wall_s_) << ", eval " << Duration(SteadySeconds() - t0)
               << " | rss " << std::setprecision(0) << ResidentMb() << " MB";

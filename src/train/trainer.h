@@ -63,6 +63,9 @@ class Trainer {
   // Runs `steps` training updates on consecutive batches (benchmarks); returns images per second.
   double Bench(int steps, Profile* profile = nullptr);
 
+  // How Evaluate(samples) answers, in words, for logs: the policy mean, one seeded sample (a policy
+  // without a mean, the uniform control), M averaged samples, or deterministic reads.
+  std::string DescribeEval(int samples) const;
   EvalResult Evaluate(Split split, int samples, int max_images);
 
   // Loads only the parameters of the last checkpoint in `file` (evaluation of a finished run), or,

@@ -1,0 +1,72 @@
+// Summed-area tables (Crow 1984): S[Y][X] = sum of the pixels in rows < Y and columns < X, one
+// (H+1) x (W+1) table per image, in double. A box sum over whole pixels is then four lookups, and,
+// reading the image as constant over each pixel's cell [x, x+1) x [y, y+1), the integral
+//   F(x, y) = int_0^y int_0^x I
+// at any real (x, y) is the bilinear interpolation of S between its integer corners, so a box
+// average over any real rectangle is four such interpolations (the spatial transformer's
+// anti-aliased sampler). The retina and the spatial transformer build them in Prepare.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "src/attention/sensor.h"
+
+namespace glimpse {
+
+// The tables of a prepared batch, and which batch they belong to.
+template <class T>
+struct SummedAreaCache : SensorCache {
+  std::vector<double> sat;  // (batch, H+1, W+1)
+  const T* images = nullptr;
+  int batch = 0, height = 0, width = 0;
+  // True when the tables were built from exactly these images (the first `batch` of them).
+  bool Holds(const T* im, int b, int H, int W) const {
+    return im == images && b <= batch && H == height && W == width;
+  }
+  const double* Table(int b) const { return sat.data() + static_cast<std::size_t>(b) * (height + 1) * (width + 1); }
+};
+
+// Fills c with the tables of images (batch, H, W).
+template <class T>
+void BuildSummedAreaTables(const T* images, int batch, int H, int W, SummedAreaCache<T>& c) {
+  const std::size_t stride = static_cast<std::size_t>(H + 1) * (W + 1);
+  c.sat.resize(static_cast<std::size_t>(batch) * stride);
+  for (int b = 0; b < batch; ++b) {
+    const T* img = images + static_cast<std::ptrdiff_t>(b) * H * W;
+    double* S = c.sat.data() + b * stride;
+    std::fill(S, S + W + 1, 0.0);
+    for (int y = 0; y < H; ++y) {
+      double row = 0;
+      double* Sy = S + static_cast<std::size_t>(y + 1) * (W + 1);
+      const double* Sp = Sy - (W + 1);
+      Sy[0] = 0;
+      for (int x = 0; x < W; ++x) {
+        row += img[y * W + x];
+        Sy[x + 1] = Sp[x + 1] + row;
+      }
+    }
+  }
+  c.images = images, c.batch = batch, c.height = H, c.width = W;
+}
+
+// F(x, y) and its partial derivatives from the table S of an H x W image; (x, y) outside
+// [0, W] x [0, H] is clamped to it (zero outside the image adds nothing), with zero derivative there.
+struct Integral {
+  double F, Fx, Fy;
+};
+inline Integral IntegralAt(const double* S, int H, int W, double x, double y) {
+  const bool inx = x > 0 && x < W, iny = y > 0 && y < H;
+  x = std::clamp(x, 0.0, static_cast<double>(W));
+  y = std::clamp(y, 0.0, static_cast<double>(H));
+  const int X0 = std::min(static_cast<int>(x), W - 1), Y0 = std::min(static_cast<int>(y), H - 1);
+  const double fx = x - X0, fy = y - Y0;
+  const double* r0 = S + static_cast<std::size_t>(Y0) * (W + 1);
+  const double* r1 = r0 + (W + 1);
+  const double s00 = r0[X0], s01 = r0[X0 + 1], s10 = r1[X0], s11 = r1[X0 + 1];
+  return {(1 - fy) * ((1 - fx) * s00 + fx * s01) + fy * ((1 - fx) * s10 + fx * s11),
+          inx ? (1 - fy) * (s01 - s00) + fy * (s11 - s10) : 0.0, iny ? (1 - fx) * (s10 - s00) + fx * (s11 - s01) : 0.0};
+}
+
+}  // namespace glimpse
