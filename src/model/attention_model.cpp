@@ -4,6 +4,7 @@
 #include <chrono>
 
 #include "src/attention/attentions.h"
+#include "src/attention/whole_canvas.h"
 #include "src/model/cores.h"
 #include "src/rl/policies.h"
 #include "src/nn/softmax_xent.h"
@@ -12,7 +13,7 @@ namespace glimpse {
 
 template <class T>
 AttentionModel<T>::AttentionModel(const ModelSpec& spec, std::unique_ptr<Sensor<T>> sensor,
-                                  std::unique_ptr<LocationPolicy<T>> policy)
+                                  std::unique_ptr<LocationPolicy<T>> policy, std::unique_ptr<Sensor<T>> context_view)
     : spec_(spec),
       sensor_(std::move(sensor)),
       policy_(std::move(policy)),
@@ -23,9 +24,12 @@ AttentionModel<T>::AttentionModel(const ModelSpec& spec, std::unique_ptr<Sensor<
       core_(Cores<T>().Get(spec.core).make(store_, "core", spec.hidden, spec.hidden)),
       location_(store_, "location.fc", spec.hidden, K_),
       action_(store_, "action.fc", spec.hidden, spec.classes),
-      baseline_(store_, "baseline.fc", spec.hidden, 1) {
+      baseline_(store_, "baseline.fc", spec.hidden, 1),
+      context_view_(std::move(context_view)) {
   CheckRange(spec.steps, 1, 1024, "glimpses per episode");
+  Check((spec.context > 0) == (context_view_ != nullptr), "a context network needs its view sensor, and only it");
   sensor_->RegisterParams(store_, "sensor");
+  if (context_view_) context_ = Linear<T>(store_, "context.fc", context_view_->glimpse_size(), spec.hidden);
   if (policy_) CheckEq(P_, 2, "read parameters of a hard-attention sensor (a location)");
   store_.Allocate();
 }
@@ -44,6 +48,7 @@ void AttentionModel<T>::Init(Rng& rng) {
   }
   action_.Init(rng);
   baseline_.Init(rng);
+  if (context_view_) context_.Init(rng);
 }
 
 template <class T>
@@ -77,6 +82,33 @@ void AttentionModel<T>::Prepare(int rows, Rollout<T>& r) const {
     EnsureShape(r.dx, TN, static_cast<std::size_t>(D_));
     EnsureShape(r.dread, N, P);
   }
+  if (context_view_) {
+    EnsureShape(r.context_view, N, static_cast<std::size_t>(context_view_->glimpse_size()));
+    EnsureShape(r.dcontext, N, Hd);
+  }
+}
+
+template <class T>
+void AttentionModel<T>::ContextForward(Rollout<T>& r) const {
+  if (!context_view_) return;
+  if (r.context_cache.of != context_view_.get())
+    r.context_cache.cache = context_view_->MakeCache(), r.context_cache.of = context_view_.get();
+  context_view_->Read(r.images, r.rows, r.height, r.width, /*params=*/nullptr, r.context_view.data(),
+                      r.context_cache.cache.get());
+  T* h0 = r.core.h_at(0);
+  context_.Forward(r.context_view.data(), r.rows, h0);
+  TanhForward(h0, static_cast<std::size_t>(r.rows) * spec_.hidden, h0);
+  r.core.given_h0 = true;
+}
+
+template <class T>
+void AttentionModel<T>::ContextBackward(Rollout<T>& r) const {
+  if (!context_view_) return;
+  const std::size_t n = static_cast<std::size_t>(r.rows) * spec_.hidden;
+  const T* h0 = r.core.h_at(0);
+  const T* dh0 = r.dH.data();  // block 0
+  for (std::size_t i = 0; i < n; ++i) r.dcontext.data()[i] = dh0[i] * (T(1) - h0[i] * h0[i]);
+  context_.BackwardParams(r.context_view.data(), r.dcontext.data(), r.rows);
 }
 
 template <class T>
@@ -123,6 +155,7 @@ void AttentionModel<T>::ForwardDrawn(const T* images, int rows, int height, int 
   if (r.sensor.of != sensor_.get())  // once per rollout and sensor
     r.sensor.cache = sensor_->MakeCache(), r.sensor.of = sensor_.get();
   timed([&] { sensor_->Prepare(images, rows, height, width, r.sensor.cache.get()); });
+  ContextForward(r);
   const std::size_t nP = static_cast<std::size_t>(rows) * P_;
   for (int t = 1; t <= spec_.steps; ++t) {
     T* head = r.block(r.head, t);
@@ -180,6 +213,7 @@ void AttentionModel<T>::Backward(Rollout<T>& r) const {
   location_.Backward(r.core.h_at(0), r.dpre.data(), TN, spec_.reinforce_into_core ? r.dH.data() : nullptr,
                      /*accumulate_dx=*/true);
   core_->Backward(r.g.data(), r.dH.data(), r.core, r.dg.data());
+  ContextBackward(r);
   glimpse_.Backward(r.x.data(), r.read.data(), r.hg.data(), r.hl.data(), r.g.data(), r.dg.data(), TN,
                     r.dhg.data(), r.dhl.data(), nullptr, nullptr);
   // Baseline regression -> baseline network only.
@@ -205,8 +239,9 @@ void AttentionModel<T>::BackwardThroughReads(Rollout<T>& r) const {
                       r.sensor.cache.get());
     const std::size_t nP = static_cast<std::size_t>(N) * P_;
     for (std::size_t i = 0; i < nP; ++i) dp[i] += r.dread.data()[i];
-    if (t > 1) location_.BackwardInput(dp, N, r.dH.data() + (t - 1) * N * H, /*accumulate=*/true);
+    if (t > 1 || context_view_) location_.BackwardInput(dp, N, r.dH.data() + (t - 1) * N * H, /*accumulate=*/true);
   }
+  ContextBackward(r);
   core_->BackwardParams(r.g.data(), r.core, nullptr);
   location_.BackwardParams(r.core.h_at(0), r.dpre.data(), TT * N);
 }
@@ -217,7 +252,10 @@ std::unique_ptr<AttentionModel<T>> MakeAttentionModel(const ModelSpec& spec, con
   const AttentionKind<T>& kind = Attentions<T>().Get(cfg.attention);
   std::unique_ptr<LocationPolicy<T>> policy;
   if (kind.hard()) policy = Policies<T>().Get(kind.policy).make(cfg);
-  return std::make_unique<AttentionModel<T>>(spec, kind.make(cfg, height, width), std::move(policy));
+  std::unique_ptr<Sensor<T>> context_view;
+  if (spec.context > 0) context_view = std::make_unique<WholeCanvas<T>>(spec.context, 1, height, width);
+  return std::make_unique<AttentionModel<T>>(spec, kind.make(cfg, height, width), std::move(policy),
+                                             std::move(context_view));
 }
 
 template class AttentionModel<float>;

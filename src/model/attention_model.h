@@ -8,6 +8,12 @@
 //                  b_t  = W_b h_{t-1} + c                    baseline network (input detached)
 //   logits = W_a h_T + b_a                                   action network
 //
+// With a context network (ModelSpec::context > 0, DRAM, Ba et al. 2015), h_0 is not 0 but
+//   h_0 = tanh(W_c v + b_c),  v = the whole canvas box-filtered to context x context pixels,
+// so the first location (or read) already depends on the image. Its gradient is the one that
+// reaches h_0: through the core from every later step, through the first read of a differentiable
+// sensor, and, with reinforce_into_core, through the first location.
+//
 // The location and baseline networks read h detached: Backward sends the action loss through the
 // core and glimpse networks, the REINFORCE signal (dpre) only into the location network, and the
 // baseline regression only into the baseline network. Sampled locations are constants. With
@@ -42,6 +48,7 @@ struct ModelSpec {
   // the core and glimpse networks, as in Mnih et al. 2014, whose hybrid loss trains all parameters;
   // false detaches the location network's input, as most reimplementations do.
   bool reinforce_into_core = false;
+  int context = 0;  // side of the context network's view of the canvas (0: no context network, h_0 = 0)
 };
 
 enum class LocationMode { kSample, kMean, kGiven };
@@ -50,9 +57,10 @@ template <class T>
 class AttentionModel {
  public:
   // Registers and allocates all parameters; Init() draws them. policy is null exactly when the
-  // sensor is differentiable.
+  // sensor is differentiable. context_view: the sensor of the context network's view (output
+  // size V; its read parameters are ignored), required exactly when spec.context > 0.
   AttentionModel(const ModelSpec& spec, std::unique_ptr<Sensor<T>> sensor,
-                 std::unique_ptr<LocationPolicy<T>> policy);
+                 std::unique_ptr<LocationPolicy<T>> policy, std::unique_ptr<Sensor<T>> context_view = nullptr);
 
   void Init(Rng& rng);
 
@@ -95,10 +103,13 @@ class AttentionModel {
   static constexpr const char* kLocation = "location.";
   static constexpr const char* kAction = "action.";
   static constexpr const char* kBaseline = "baseline.";
+  static constexpr const char* kContext = "context.";
 
  private:
   void Prepare(int rows, Rollout<T>& r) const;
   void BackwardThroughReads(Rollout<T>& r) const;
+  void ContextForward(Rollout<T>& r) const;   // h_0 from the context network (when there is one)
+  void ContextBackward(Rollout<T>& r) const;  // its parameters' gradient from dh_0 (block 0 of r.dH)
 
   ModelSpec spec_;
   ParamStore<T> store_;
@@ -108,6 +119,8 @@ class AttentionModel {
   GlimpseNetwork<T> glimpse_;
   std::unique_ptr<CoreNetwork<T>> core_;
   Linear<T> location_, action_, baseline_;
+  std::unique_ptr<Sensor<T>> context_view_;  // null: no context network
+  Linear<T> context_;                        // (V -> hidden), registered only with a context network
   double* sensor_seconds_ = nullptr;
 };
 

@@ -1,4 +1,5 @@
-// RAM's core network over a whole episode: h_t = f(g_t, h_{t-1}), t = 1..T, h_0 = 0 (and c_0 = 0).
+// RAM's core network over a whole episode: h_t = f(g_t, h_{t-1}), t = 1..T, h_0 = 0 (and c_0 = 0),
+// or an h_0 the caller writes after Prepare (DRAM's context network; given_h0), c_0 staying 0.
 //
 // All per-step tensors live in a CoreCache as (T+1) or T blocks of N rows, so Backward can form the
 // weight gradients of every step in one large matrix product; only dh_{t-1} = dpre_t Wh is
@@ -15,6 +16,10 @@ namespace glimpse {
 template <class T>
 struct CoreCache {
   int steps = 0, rows = 0, hidden = 0;
+  // Set by the caller after Prepare when it has written h_0 (block 0 of h): step 1 then reads h_0,
+  // and the backward pass leaves dh_0 in block 0 of dH and gives the recurrent weights step 1's
+  // share. Prepare clears it (h_0 = 0: those products are skipped).
+  bool given_h0 = false;
   Mat<T> h;       // ((T+1) N, H): block 0 is h_0 = 0
   Mat<T> c;       // LSTM: ((T+1) N, H), block 0 is c_0 = 0
   Mat<T> gates;   // LSTM: (T N, 4H) activated gates of steps 1..T

@@ -1,4 +1,4 @@
-// LSTM core over T steps (see core_network.h); h_0 = c_0 = 0.
+// LSTM core over T steps (see core_network.h); h_0 = 0 or given, c_0 = 0.
 #pragma once
 
 #include "src/model/core_network.h"
@@ -23,12 +23,13 @@ class LstmCore : public CellCore<T, LstmCell<T>> {
     EnsureShape(c.dc, (steps + 1) * N, H);
     std::fill(c.h.data(), c.h.data() + N * H, T(0));
     std::fill(c.c.data(), c.c.data() + N * H, T(0));
+    c.given_h0 = false;
   }
 
   void Step(int t, const T* x_t, CoreCache<T>& c) const override {
     const std::size_t block = static_cast<std::size_t>(c.rows) * hidden();
-    const bool first = t == 1;  // h_0 = c_0 = 0: skip the recurrent product
-    this->cell_.StepForward(x_t, first ? nullptr : c.h_at(t - 1), first ? nullptr : c.c.data() + (t - 1) * block,
+    const bool first = t == 1;  // c_0 = 0, and h_0 = 0 unless given: skip the recurrent product
+    this->cell_.StepForward(x_t, first && !c.given_h0 ? nullptr : c.h_at(t - 1), first ? nullptr : c.c.data() + (t - 1) * block,
                       c.rows, c.gates.data() + 4 * (t - 1) * block, c.c.data() + t * block,
                       c.tanh_c.data() + (t - 1) * block, c.h_at(t));
   }
@@ -42,7 +43,8 @@ class LstmCore : public CellCore<T, LstmCell<T>> {
                              t > 1 ? c.c.data() + (t - 1) * block : nullptr, dH + t * block,
                              t < TT ? c.dc.data() + t * block : nullptr, N, dz,
                              t > 1 ? c.dc.data() + (t - 1) * block : nullptr);
-    if (t > 1) this->cell_.recurrent_layer().BackwardInput(dz, N, dH + (t - 1) * block, /*accumulate=*/true);
+    if (t > 1 || c.given_h0)
+      this->cell_.recurrent_layer().BackwardInput(dz, N, dH + (t - 1) * block, /*accumulate=*/true);
   }
 
   void BackwardInputStep(int t, const CoreCache<T>& c, T* dx_t) const override {
@@ -51,9 +53,11 @@ class LstmCore : public CellCore<T, LstmCell<T>> {
   }
 
   void BackwardParams(const T* X, CoreCache<T>& c, T* dX) const override {
-    const int N = c.rows, TT = c.steps;
+    const int N = c.rows, TT = c.steps, first = c.given_h0 ? 1 : 2;  // as in the RNN core
     const std::size_t block = static_cast<std::size_t>(N) * hidden();
-    if (TT > 1) this->cell_.recurrent_layer().BackwardParams(c.h_at(1), c.dpre.data() + 4 * block, (TT - 1) * N);
+    if (TT >= first)
+      this->cell_.recurrent_layer().BackwardParams(c.h_at(first - 1), c.dpre.data() + 4 * (first - 1) * block,
+                                                   (TT - first + 1) * N);
     this->cell_.input_layer().Backward(X, c.dpre.data(), TT * N, dX);
   }
 };

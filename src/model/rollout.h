@@ -54,6 +54,11 @@ struct Rollout : PolicyTrace<T>, LossSignals<T> {
   Mat<T> dx;         // (T N, D)
   Mat<T> dread;      // (N, P)
   SensorCacheSlot sensor;  // the sensor's tables for this batch and its scratch (Sensor::Prepare)
+  // The context network (AttentionModel, ModelSpec::context > 0): its view of each canvas, the
+  // view sensor's scratch, and the gradient at its pre-activation.
+  Mat<T> context_view;  // (N, V)
+  Mat<T> dcontext;      // (N, H)
+  SensorCacheSlot context_cache;
 
   T* block(Mat<T>& m, int t) { return m.data() + static_cast<Index>(t - 1) * rows * m.shape(1); }
   const T* block(const Mat<T>& m, int t) const {

@@ -11,6 +11,7 @@
 #include "src/model/cores.h"
 #include "src/rl/baseline.h"
 #include "src/rl/policies.h"
+#include "src/train/agent.h"
 
 namespace glimpse {
 namespace {
@@ -63,6 +64,10 @@ std::vector<OptionSpec> MakeOptions() {
       Num("glimpse-hidden", "model",
           "glimpse network's h_g and h_l sizes (strip5: slot features and the answer network's hidden layer)",
           &C::glimpse_hidden),
+      Num("context", "model",
+          "DRAM's context network (Ba et al. 2015): h_0 = tanh(W v + b), v the whole canvas box-filtered to "
+          "N x N pixels, so the first location or read depends on the image (0 = off: h_0 = 0)",
+          &C::context),
       Selector(Baselines(), "policy", "REINFORCE baseline", &C::baseline),
       Num("samples", "policy", "Monte Carlo samples (episodes) of each image per step", &C::samples),
       Num("entropy", "policy", "entropy bonus beta", &C::entropy),
@@ -176,6 +181,8 @@ void Validate(const ExperimentConfig& c) {
   Check(c.unit_pixels >= 0, "option --unit-pixels: expected >= 0, found ", c.unit_pixels);
   CheckRange(c.hidden, 1, 65536, "option --hidden");
   CheckRange(c.glimpse_hidden, 1, 65536, "option --glimpse-hidden");
+  Check(c.context >= 0 && c.context <= canvas, "option --context: expected 0 (off) to ", canvas, " (the canvas of ",
+        c.env, "), found ", c.context);
   CheckRange(c.samples, 1, 1024, "option --samples");
   Check(c.rl_weight >= 0, "option --rl-weight: expected >= 0, found ", c.rl_weight);
   Check(c.lr > 0, "option --lr: expected a positive learning rate, found ", c.lr);
@@ -194,6 +201,7 @@ void Validate(const ExperimentConfig& c) {
   Check(c.clip >= 0, "option --clip: expected >= 0 (0 = off), found ", c.clip);
   // Each selected kind checks what it needs.
   ValidateKind(task, c);
+  ValidateKind(Agents().Get(task.agent), c);
   ValidateKind(attention, c);
   if (attention.hard()) ValidateKind(Policies<float>().Get(attention.policy), c);
   ValidateKind(core, c);

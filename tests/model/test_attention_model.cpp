@@ -3,6 +3,7 @@
 
 #include "src/attention/attentions.h"
 #include "src/attention/retina.h"
+#include "src/attention/whole_canvas.h"
 #include "src/model/attention_model.h"
 #include "src/model/cores.h"
 #include "src/rl/estimator.h"
@@ -24,15 +25,18 @@ struct Fixture {
   Rollout<double> r;
   std::vector<double> reward;
 
-  explicit Fixture(const std::string& core, bool reinforce_into_core = false) {
+  // context > 0: with DRAM's context network over a context x context view.
+  explicit Fixture(const std::string& core, bool reinforce_into_core = false, int context = 0) {
     spec.reinforce_into_core = reinforce_into_core;
+    spec.context = context;
     spec.steps = 3;
     spec.glimpse_hidden = 7;
     spec.hidden = 9;
     spec.classes = 4;
     spec.core = core;
-    model = std::make_unique<AttentionModel<double>>(spec, std::make_unique<Retina<double>>(4, 2),
-                                                     std::make_unique<GaussianPolicy<double>>(0.2));
+    model = std::make_unique<AttentionModel<double>>(
+        spec, std::make_unique<Retina<double>>(4, 2), std::make_unique<GaussianPolicy<double>>(0.2),
+        context > 0 ? std::make_unique<WholeCanvas<double>>(context, 1, kH, kW) : nullptr);
     Rng rng(11, "init");
     model->Init(rng);
     images.resize(kN * kH * kW);
@@ -122,10 +126,12 @@ TEST_CASE("RAM gradient flow with --rl-into-core: REINFORCE reaches the core and
 
 TEST_CASE("RAM whole-model gradient check with the location samples held fixed",
           "[model][gradcheck]") {
+  for (const int context : {0, 4})
   for (const bool into_core : {false, true})
   for (const char* core : {"rnn", "lstm"}) {
-    INFO(core << (into_core ? ", REINFORCE into the core" : ", location input detached"));
-    Fixture f(core, into_core);
+    INFO(core << (into_core ? ", REINFORCE into the core" : ", location input detached")
+              << (context ? ", context network" : ""));
+    Fixture f(core, into_core, context);
     struct {
       double action = 1.0, reinforce = 0.7, baseline = 0.5;
     } w;
@@ -247,10 +253,12 @@ TEST_CASE("Differentiable reads: whole-model gradient check for every registered
     for (std::size_t i = 0; i < w.size; ++i) read_grad = std::max(read_grad, std::abs(analytic[w.offset + i]));
     CHECK(read_grad > 0);  // the classification loss reaches the read network
     std::string where;
-    // A small step: fewer of the transformer's bilinear samples fall within a step of a kink.
+    // A small step: fewer of the transformer's samples (bilinear, or box edges crossing pixel
+    // borders) fall within a step of a kink. At this step, central differences of a loss of ~1.4
+    // carry ~1e-10 of round-off, 1e-6 of the 1e-4 floor of the relative error: hence 2e-6 below.
     const double eps = 3e-6;
     const double err = MaxGradError(loss, st.values().data(), analytic.data(), st.size(), eps, &where, 1e-4);
     INFO(where);
-    CHECK(err < 1e-6);
+    CHECK(err < 2e-6);
   }
 }

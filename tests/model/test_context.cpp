@@ -1,0 +1,111 @@
+// DRAM's context network (Ba et al. 2015): h_0 from a coarse view of the whole canvas, for every
+// registered attention and both cores, gradient-checked; and what it changes.
+#include <catch2/catch.hpp>
+
+#include "src/attention/attentions.h"
+#include "src/model/attention_model.h"
+#include "src/model/cores.h"
+#include "src/rl/estimator.h"
+#include "tests/gradcheck.h"
+
+using namespace glimpse;
+using namespace glimpse::test;
+
+namespace {
+
+constexpr int kN = 4, kH = 16, kW = 16, kContext = 4;
+
+std::unique_ptr<AttentionModel<double>> Model(const std::string& attention, const std::string& core, int context) {
+  ModelSpec spec;
+  spec.steps = 3, spec.glimpse_hidden = 6, spec.hidden = 7, spec.classes = 4;
+  spec.core = core;
+  spec.context = context;
+  ExperimentConfig cfg;  // small reads: 4 x 4 glimpses (2 scales), a 2 x 2 grid, keys of size 4
+  cfg.attention = attention;
+  cfg.patch = 4, cfg.scales = 2, cfg.grid = 2, cfg.attention_dim = 4;
+  auto model = MakeAttentionModel<double>(spec, cfg, kH, kW);
+  Rng rng(21, "init");
+  model->Init(rng);
+  auto& st = model->store();
+  // Read networks start at zero weights (identity reads): move them so h reaches the reads, and
+  // their biases off the pixel centres, where bilinear sampling has kinks.
+  const ParamInfo& w = st.info(st.Find("location.fc.W"));
+  for (std::size_t i = 0; i < w.size; ++i) st.values()[w.offset + i] = rng.Uniform(-0.3, 0.3);
+  const ParamInfo& b = st.info(st.Find("location.fc.b"));
+  const double offsets[6] = {0.0137, 0.0291, -0.0173, -0.0219, 0.0113, 0.0257};
+  for (std::size_t i = 0; i < b.size; ++i) st.values()[b.offset + i] += offsets[i % 6];
+  return model;
+}
+
+std::vector<double> Images(std::uint64_t seed) {
+  std::vector<double> images(kN * kH * kW);
+  Rng rng(seed, "test");
+  FillRandom(images.data(), images.size(), rng);
+  for (double& p : images) p = std::abs(p);
+  return images;
+}
+
+double MaxAbs(const ParamStore<double>& s, const char* prefix, bool grads) {
+  double m = 0;
+  for (const auto& p : s.info())
+    if (p.name.rfind(prefix, 0) == 0)
+      for (std::size_t i = 0; i < p.size; ++i)
+        m = std::max(m, std::abs((grads ? s.grads() : s.values())[p.offset + i]));
+  return m;
+}
+
+}  // namespace
+
+TEST_CASE("Context network: whole-model gradient check for every registered attention and core",
+          "[model][gradcheck][context]") {
+  for (const auto& kind : Attentions<double>())
+    for (const std::string& core : Cores<double>().Names()) {
+      INFO(kind.name << " with the " << core << " core and a context network");
+      auto model = Model(kind.name, core, kContext);
+      const std::vector<double> images = Images(3);
+      const std::vector<std::int32_t> labels = {0, 1, 2, 3};
+      const std::vector<double> reward = {1, 0, 0, 1};
+      Rollout<double> r;
+      Rng policy(4, "policy");
+      // Hard attention: draw once, then hold the draws fixed (kGiven); the loss is the action loss
+      // (REINFORCE into h_0 is checked with the hybrid loss in test_attention_model.cpp).
+      const LocationMode mode = kind.hard() ? LocationMode::kGiven : LocationMode::kMean;
+      if (kind.hard()) model->Forward(images.data(), kN, kH, kW, r, LocationMode::kSample, &policy);
+      EstimatorConfig ec;
+      ec.rl_weight = 0, ec.baseline_weight = 0;
+      Estimator<double> est(ec, model->policy());
+      auto loss = [&] {
+        model->Forward(images.data(), kN, kH, kW, r, mode, nullptr);
+        return est.Compute(r, labels.data(), reward.data(), r).total;
+      };
+      loss();
+      auto& st = model->store();
+      st.ZeroGrad();
+      model->Backward(r);
+      const std::vector<double> analytic(st.grads().begin(), st.grads().end());
+      CHECK(MaxAbs(st, AttentionModel<double>::kContext, true) > 0);  // the loss reaches the context network
+      std::string where;
+      const double err = MaxGradError(loss, st.values().data(), analytic.data(), st.size(), 3e-6, &where, 1e-4);
+      INFO(where);
+      CHECK(err < 1e-6);
+    }
+}
+
+TEST_CASE("With a context network the first location depends on the image; without, it cannot",
+          "[model][context]") {
+  for (const int context : {0, kContext}) {
+    INFO("context " << context);
+    auto model = Model("gaussian", "rnn", context);
+    const std::vector<double> images = Images(5);
+    Rollout<double> r;
+    model->Forward(images.data(), kN, kH, kW, r, LocationMode::kMean, nullptr);
+    double spread = 0;  // of l_1 over the batch
+    for (int n = 1; n < kN; ++n)
+      for (int d = 0; d < 2; ++d) spread = std::max(spread, std::abs(r.loc.data()[2 * n + d] - r.loc.data()[d]));
+    if (context)
+      CHECK(spread > 1e-3);
+    else
+      CHECK(spread == 0.0);
+  }
+  CHECK_THROWS(Model("gaussian", "lstm", 0)->store().Find("context.fc.W"));  // no parameters without it
+}
