@@ -98,6 +98,7 @@ TaskKind Strip5Kind() {
     Check(c.attention == "soft" || c.attention == "categorical", "option --attention: strip5 takes ",
           "soft (item-wise soft attention) or categorical (a REINFORCE choice of one slot), found '", c.attention, "'");
     Check(!c.rl_into_core, "option --rl-into-core: strip5's query model has no recurrent core to send REINFORCE into");
+    Check(c.context == 0, "option --context: strip5's query model has no context network; use 0");
   };
   k.make = [](const DigitDataset& data, std::uint64_t seed) { return std::make_unique<Strip5Task>(data, seed); };
   return k;

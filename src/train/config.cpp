@@ -11,7 +11,6 @@
 #include "src/model/cores.h"
 #include "src/rl/baseline.h"
 #include "src/rl/policies.h"
-#include "src/train/agent.h"
 
 namespace glimpse {
 namespace {
@@ -201,7 +200,6 @@ void Validate(const ExperimentConfig& c) {
   Check(c.clip >= 0, "option --clip: expected >= 0 (0 = off), found ", c.clip);
   // Each selected kind checks what it needs.
   ValidateKind(task, c);
-  ValidateKind(Agents().Get(task.agent), c);
   ValidateKind(attention, c);
   if (attention.hard()) ValidateKind(Policies<float>().Get(attention.policy), c);
   ValidateKind(core, c);

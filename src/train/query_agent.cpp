@@ -93,9 +93,6 @@ AgentKind QueryAgentKind() {
   AgentKind k;
   k.name = "query";
   k.help = "strip5's query-conditioned item attention over the five slots";
-  k.validate = [](const ExperimentConfig& c) {
-    Check(c.context == 0, "option --context: strip5's query agent has no context network; use 0");
-  };
   k.make = [](const ExperimentConfig& c, const Task&, WorkerPool&) { return std::make_unique<QueryAgent>(c); };
   return k;
 }

@@ -76,6 +76,9 @@ TEST_CASE("train refuses impossible configurations before creating any file", "[
       {"--std -1", "option --std"},               {"--scales 0", "option --scales"},
       {"--batch 0", "option --batch"},            {"--core gru", "expected rnn|lstm"},
       {"--glimpses two", "expected a whole number"}, {"--env mnist99", "option --env"},
+      {"--context 29", "option --context: expected 0 (off) to 28"},
+      {"--env strip5 --attention soft --context 4", "strip5's query model has no context network"},
+      {"--attention stn --stn-sampler nearest", "option --stn-sampler"},
   };
   for (const auto& [opt, msg] : bad) {
     INFO(opt);
