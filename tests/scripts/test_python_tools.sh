@@ -23,6 +23,18 @@ mkdir -p "$tmp/results/strip"
 "$glimpse" train --out "$tmp/results/strip/soft.h5" --env strip5 --attention soft --data-dir "$tmp/data" \
   --hidden 16 --glimpse-hidden 8 --attention-dim 6 --batch 16 --epochs 2 --val-images 16 --trajectories 3 \
   --threads 1 >/dev/null
+mkdir -p "$tmp/results/draw"
+"$glimpse" train --out "$tmp/results/draw/draw.h5" --attention draw --patch 4 --data-dir "$tmp/data" --glimpses 3 \
+  --hidden 16 --glimpse-hidden 8 --batch 8 --epochs 1 --train-images 32 --val-images 16 --trajectories 3 --threads 1 >/dev/null
+out=$("$py" "$root/scripts/draw_reads.py" "$tmp/results/draw/draw.h5")
+echo "$out"
+[ "$(echo "$out" | grep -c '^| [0-9] |')" = 3 ] || { echo "FAIL: draw_reads.py does not list the 3 glimpses"; exit 1; }
+# After a few steps the first read is still (nearly) the initial one: centred, the same for every image
+# (h_0 = 0), spanning 4 x 27/3 = 36 px of the 28-pixel canvas.
+echo "$out" | grep -Eq '^\| 1 \| [+-]0\.0[0-9] \+- 0\.00 \| [+-]0\.0[0-9] \+- 0\.00 \| 3[56]\.[0-9] \+- 0\.0 \|' \
+  || { echo "FAIL: draw_reads.py: the first read should be the initial, image-independent one"; exit 1; }
+"$py" "$root/scripts/draw_reads.py" "$tmp/results/tiny/learned.h5" 2>/dev/null \
+  && { echo "FAIL: draw_reads.py read a run that is not DRAW"; exit 1; }
 out=$("$py" "$root/scripts/results.py" "$tmp/results/tiny/learned.h5" "$tmp/results/tiny/loo.h5")
 echo "$out"
 echo "$out" | grep -q "loo" || { echo "FAIL: results.py table lacks the loo run"; exit 1; }
@@ -97,4 +109,4 @@ for nb in "$root"/scripts/notebooks/*.ipynb; do
   n=$((n + 1))
 done
 [ "$n" -ge 5 ] || { echo "FAIL: expected 5 notebooks, found $n"; exit 1; }
-echo "$((7 + n)) passed, 0 failed"
+echo "$((8 + n)) passed, 0 failed"

@@ -1,0 +1,56 @@
+#!/usr/bin/python3
+"""Where a DRAW run reads: per glimpse, the mean and the spread over the logged test images of its
+read (grid centre, span, filter width), decoded as src/attention/draw_read.h does.
+
+    scripts/draw_reads.py RUN.h5 [--evaluation E]     (E: index into /trajectories, default -1: last)
+
+The grid centre is in units of half the canvas (0 = centre; +-1 = an edge); the span is the
+distance covered by the N filter centres, N x delta, in pixels; sigma is the filters' standard
+deviation in pixels. A spread of ~0 over the images means the read does not depend on the image.
+"""
+import argparse
+import os
+import sys
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import results  # noqa: E402  (checks the file's checksum)
+
+
+def read_table(path, evaluation=-1):
+    import h5py
+    config = results.load_run(path)["config"]  # checks the file first
+    if config.get("attention") != "draw":
+        raise ValueError(f"{path}: --attention {config.get('attention')}, not draw")
+    with h5py.File(path, "r", locking=False) as f:
+        rp = f["trajectories/read_params"][evaluation]  # (images, T, 5)
+        epoch = int(f["trajectories/epoch"][evaluation])
+        H, W = f["trajectories/image"].shape[-2:]
+    N = int(config.get("patch"))
+    rows = []
+    for t in range(rp.shape[1]):
+        p = rp[:, t, :].astype(np.float64)
+        gx, gy = np.clip(p[:, 0], -3, 3), np.clip(p[:, 1], -3, 3)
+        delta = (max(H, W) - 1) / max(N - 1, 1) * np.exp(np.clip(p[:, 3], -8, 3))
+        sigma = np.sqrt(np.clip(np.exp(p[:, 2]), 1e-4, (2 * max(H, W)) ** 2))
+        rows.append((t + 1, gx.mean(), gx.std(), gy.mean(), gy.std(), (N * delta).mean(), (N * delta).std(),
+                     sigma.mean()))
+    return epoch, rows
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("run")
+    ap.add_argument("--evaluation", type=int, default=-1)
+    a = ap.parse_args()
+    epoch, rows = read_table(a.run, a.evaluation)
+    print(f"{a.run}: reads of the logged test images after epoch {epoch}")
+    print("| glimpse | centre x (mean +- sd) | centre y | span px | sigma px |")
+    print("|---|---|---|---|---|")
+    for t, gx, sx, gy, sy, span, sspan, sigma in rows:
+        print(f"| {t} | {gx:+.2f} +- {sx:.2f} | {gy:+.2f} +- {sy:.2f} | {span:.1f} +- {sspan:.1f} | {sigma:.1f} |")
+
+
+if __name__ == "__main__":
+    main()
