@@ -44,7 +44,10 @@ def main():
     ap.add_argument("run")
     ap.add_argument("--evaluation", type=int, default=-1)
     a = ap.parse_args()
-    epoch, rows = read_table(a.run, a.evaluation)
+    try:
+        epoch, rows = read_table(a.run, a.evaluation)
+    except (ValueError, OSError, KeyError, IndexError) as e:
+        sys.exit(f"draw_reads.py: {a.run}: {e}")
     print(f"{a.run}: reads of the logged test images after epoch {epoch}")
     print("| glimpse | centre x (mean +- sd) | centre y | span px | sigma px |")
     print("|---|---|---|---|---|")
