@@ -76,7 +76,9 @@ int RunSummarize(int argc, char** argv) {
                "|---|---|---|---|---|---|---|---|---|---|---|\n";
   // Runs that differ only in seed: each one's best evaluation (validation-selected), pooled below.
   std::map<std::string, std::vector<std::size_t>> groups;
-  std::vector<double> best_val(runs.size(), NAN), best_test(runs.size(), NAN);
+  std::vector<double> best_val(runs.size(), NAN), best_test(runs.size(), NAN), rates(runs.size(), NAN),
+      walls(runs.size(), NAN);
+  std::vector<bool> finished(runs.size(), false);
   for (std::size_t i = 0; i < runs.size(); ++i) {
     const std::string& path = runs[i];
     const RunFile f(path, RunFile::Mode::kReadOnly);
@@ -91,6 +93,7 @@ int RunSummarize(int argc, char** argv) {
     const auto snr = f.SeriesLength("/diagnostics") ? f.ReadSeries("/diagnostics", "grad_snr") : std::vector<double>{};
     const double n_img = images.empty() ? 0 : images.back();
     const double rate = wall.empty() || wall.back() <= 0 ? NAN : n_img / wall.back();
+    rates[i] = rate, walls[i] = wall.empty() ? NAN : wall.back(), finished[i] = done >= cfg.epochs;
     const std::size_t best = val.empty() ? 0 : static_cast<std::size_t>(std::min_element(val.begin(), val.end()) - val.begin());
     const auto epochs = f.SeriesLength("/eval") ? f.ReadSeries("/eval", "epoch") : std::vector<double>{};
     std::cout << "| " << path << " | " << done << "/" << cfg.epochs << " | ";
@@ -115,20 +118,29 @@ int RunSummarize(int argc, char** argv) {
   for (const auto& [key, members] : groups) pooled = pooled || members.size() > 1;
   if (!pooled) return 0;
   std::cout << "\nRuns that differ only in seed, pooled (each run's evaluation with the lowest validation "
-               "error; mean +- sample std, and the 95% interval of the mean test error, Student's t):\n\n"
-               "| runs | n | best val error % | its test error % (M=1) | 95% interval of the test error % |\n"
-               "|---|---|---|---|---|\n";
+               "error; mean +- sample std, and the 95% interval of the mean test error, Student's t; training "
+               "images per second and training wall time, mean +- std; runs not finished are marked):\n\n"
+               "| runs | n | best val error % | its test error % (M=1) | 95% interval of the test error % | images/s | "
+               "wall time, min |\n"
+               "|---|---|---|---|---|---|---|\n";
   for (const auto& [key, members] : groups) {
-    std::vector<double> v, t;
+    std::vector<double> v, t, r, w;
     std::string names;
     for (std::size_t i : members) {
       if (std::isfinite(best_val[i])) v.push_back(best_val[i]), t.push_back(best_test[i]);
-      names += (names.empty() ? "" : ", ") + runs[i];
+      if (std::isfinite(rates[i])) r.push_back(rates[i]);
+      if (std::isfinite(walls[i])) w.push_back(walls[i] / 60);
+      names += (names.empty() ? "" : ", ") + runs[i] + (finished[i] ? "" : " (not finished)");
     }
     const SeedStats sv = Summarize(v), st = Summarize(t);
     std::cout << "| " << names << " | " << st.n << " | " << MeanStd(sv) << " | " << MeanStd(st) << " | ";
     if (st.n >= 2) std::cout << "[" << Percent(st.mean - st.ci95) << ", " << Percent(st.mean + st.ci95) << "]";
     else std::cout << "-";
+    const SeedStats sr = Summarize(r), sw = Summarize(w);
+    std::cout << " | " << std::fixed << std::setprecision(0) << sr.mean;
+    if (sr.n >= 2) std::cout << " +- " << sr.std;
+    std::cout << " | " << std::setprecision(1) << sw.mean;
+    if (sw.n >= 2) std::cout << " +- " << sw.std;
     std::cout << " |\n";
   }
   return 0;
