@@ -6,22 +6,23 @@ namespace glimpse {
 
 const KindOption<double> kDrawSigma{
     "draw-sigma", "sensor",
-    "draw: the filters' initial standard deviation in pixels; 1 is DRAW's zero bias, 0 picks half the stride "
-    "of the first read's grid (a blurred view of the whole canvas)",
+    "draw: the filters' initial standard deviation in pixels (at the finest scale); 1 is DRAW's zero bias, 0 "
+    "picks half the stride of the first read's finest grid",
     1.0};
 
 template <class T>
 AttentionKind<T> DrawReadKind() {
   AttentionKind<T> k;
   k.name = "draw";
-  k.help = "N x N Gaussian filterbank, N = --patch";
+  k.help = "N x N Gaussian filterbank, N = --patch; --scales k > 1: k concentric filterbanks";
   k.options = {kDrawSigma.Row()};
   k.validate = [](const ExperimentConfig& c) {
     Check(kDrawSigma.Get(c) >= 0, "option --draw-sigma: expected >= 0 (0 = half the stride), found ", kDrawSigma.Get(c));
   };
   k.make = [](const ExperimentConfig& c, int height, int width) {
     const double s = kDrawSigma.Get(c);
-    return std::make_unique<DrawRead<T>>(c.patch, s > 0 ? s : DrawRead<T>::SpanningStride(c.patch, height, width) / 2);
+    const double finest = DrawRead<T>::SpanningStride(c.patch, height, width) / std::ldexp(1.0, c.scales - 1);
+    return std::make_unique<DrawRead<T>>(c.patch, s > 0 ? s : finest / 2, c.scales);
   };
   return k;
 }

@@ -9,6 +9,12 @@
 //   glimpse (N, N) = gamma Fy x Fx^T                                   two matrix products (BLAS)
 // Pixel a is at coordinate a (0-based) here. Differentiable in the parameters and in the image.
 //
+// Scales (an extension, not in the paper): with k = --scales > 1 the read is k concentric
+// filterbanks, scale m with stride delta 2^m and variance sigma^2 4^m (the same centre and gamma), and
+// the glimpse (k, N, N) is scale-major like the retina's. The read then starts with its coarsest scale
+// spanning the canvas (log delta~ = -(k-1) log 2) and its finest 2^(k-1) times finer, so a 12 x 12
+// read of a 100 x 100 canvas at 3 scales sees the centre at a 2-pixel stride and the whole canvas at 8.
+//
 // The read network's outputs are unbounded, so Decode clamps each parameter to a range that keeps
 // every exp and division finite (a clamped parameter gets gradient 0, as for any clamp): gx~, gy~ in
 // [-3, 3] (the grid centre at most one canvas outside an edge), sigma^2 in [1e-4, (2 max(A, B))^2],
@@ -33,18 +39,22 @@ class DrawRead : public Sensor<T> {
   // initial_sigma: the filters' standard deviation (pixels) the read network starts from. 1 is
   // DRAW's zero bias; on a large canvas it point-samples (stride 9 px on 100x100 with N = 12), and
   // a blur of about half the stride lets the first reads see every stroke.
-  explicit DrawRead(int n, double initial_sigma = 1) : n_(n), initial_sigma_(initial_sigma) {
+  explicit DrawRead(int n, double initial_sigma = 1, int scales = 1)
+      : n_(n), k_(scales), initial_sigma_(initial_sigma) {
     CheckRange(n, 1, 256, "DRAW read size N (--patch)");
+    CheckRange(scales, 1, 8, "DRAW read scales (--scales)");
     Check(initial_sigma > 0, "DRAW initial sigma: expected > 0, found ", initial_sigma);
   }
   // The stride (pixels) of a read with log delta~ = 0: the grid spans the canvas.
   static double SpanningStride(int n, int H, int W) { return (std::max(H, W) - 1.0) / std::max(1, n - 1); }
   std::string name() const override { return "draw"; }
   int param_size() const override { return 5; }
-  int glimpse_size() const override { return n_ * n_; }
-  // Centred, variance initial_sigma^2, the stride that spans the image, gamma 1.
+  int glimpse_size() const override { return k_ * n_ * n_; }
+  int scales() const { return k_; }
+  // Centred, variance initial_sigma^2 (the finest scale's), the coarsest scale's stride spanning the
+  // image, gamma 1.
   std::vector<T> InitialParams() const override {
-    return {0, 0, static_cast<T>(2 * std::log(initial_sigma_)), 0, 0};
+    return {0, 0, static_cast<T>(2 * std::log(initial_sigma_)), static_cast<T>(-(k_ - 1) * std::log(2.0)), 0};
   }
 
   std::unique_ptr<SensorCache> MakeCache() const override { return std::make_unique<Scratch>(); }
@@ -55,13 +65,16 @@ class DrawRead : public Sensor<T> {
     s.Size(n_, H, W);
     for (int b = 0; b < batch; ++b) {
       const Geometry g = Decode(params + 5 * b, H, W);
-      Filters(g.gx, g.delta, g.var, W, s.fx.data(), nullptr, s.gauss);
-      Filters(g.gy, g.delta, g.var, H, s.fy.data(), nullptr, s.gauss);
       const T* x = images + static_cast<std::ptrdiff_t>(b) * H * W;
-      // U (H, N) = x Fx^T; glimpse (N, N) = gamma Fy U.
-      Gemm<T>(false, true, H, n_, W, T(1), x, W, s.fx.data(), W, T(0), s.u.data(), n_);
-      Gemm<T>(false, false, n_, n_, H, static_cast<T>(g.gamma), s.fy.data(), H, s.u.data(), n_, T(0),
-              glimpse + static_cast<std::ptrdiff_t>(b) * n_ * n_, n_);
+      for (int m = 0; m < k_; ++m) {
+        const double delta = std::ldexp(g.delta, m), var = std::ldexp(g.var, 2 * m);
+        Filters(g.gx, delta, var, W, s.fx.data(), nullptr, s.gauss);
+        Filters(g.gy, delta, var, H, s.fy.data(), nullptr, s.gauss);
+        // U (H, N) = x Fx^T; glimpse (N, N) = gamma Fy U.
+        Gemm<T>(false, true, H, n_, W, T(1), x, W, s.fx.data(), W, T(0), s.u.data(), n_);
+        Gemm<T>(false, false, n_, n_, H, static_cast<T>(g.gamma), s.fy.data(), H, s.u.data(), n_, T(0),
+                glimpse + (static_cast<std::ptrdiff_t>(b) * k_ + m) * n_ * n_, n_);
+      }
     }
   }
 
@@ -73,26 +86,30 @@ class DrawRead : public Sensor<T> {
     std::vector<T>&dfx = s.dfx, &dfy = s.dfy, &du = s.du, &ex = s.ex, &ey = s.ey, &g = s.g;
     for (int b = 0; b < batch; ++b) {
       const Geometry geo = Decode(params + 5 * b, H, W);
-      Filters(geo.gx, geo.delta, geo.var, W, s.fx.data(), ex.data(), s.gauss);
-      Filters(geo.gy, geo.delta, geo.var, H, s.fy.data(), ey.data(), s.gauss);
       const T* x = images + static_cast<std::ptrdiff_t>(b) * H * W;
-      const T* dg = dglimpse + static_cast<std::ptrdiff_t>(b) * n_ * n_;
       const T gamma = static_cast<T>(geo.gamma);
-      Gemm<T>(false, true, H, n_, W, T(1), x, W, s.fx.data(), W, T(0), s.u.data(), n_);  // U = x Fx^T
-      Gemm<T>(false, false, n_, n_, H, T(1), s.fy.data(), H, s.u.data(), n_, T(0), g.data(), n_);  // Fy U
-      double dgamma = 0;
-      for (int i = 0; i < n_ * n_; ++i) dgamma += static_cast<double>(dg[i]) * g[i];
-      // dFy (N, H) = gamma dG U^T; dU (H, N) = gamma Fy^T dG; dFx (N, W) = dU^T x; dx = dU Fx.
-      Gemm<T>(false, true, n_, H, n_, gamma, dg, n_, s.u.data(), n_, T(0), dfy.data(), H);
-      Gemm<T>(true, false, H, n_, n_, gamma, s.fy.data(), H, dg, n_, T(0), du.data(), n_);
-      Gemm<T>(true, false, n_, W, H, T(1), du.data(), n_, x, W, T(0), dfx.data(), W);
-      if (dimages)
-        Gemm<T>(false, false, H, W, n_, T(1), du.data(), n_, s.fx.data(), W, T(1),
-                dimages + static_cast<std::ptrdiff_t>(b) * H * W, W);
-      // Through the normalised Gaussians to (centre, stride, variance).
-      double dgx = 0, dgy = 0, ddelta = 0, dvar = 0;
-      FilterBackward(s.fx.data(), ex.data(), dfx.data(), geo.gx, geo.delta, geo.var, W, dgx, ddelta, dvar);
-      FilterBackward(s.fy.data(), ey.data(), dfy.data(), geo.gy, geo.delta, geo.var, H, dgy, ddelta, dvar);
+      double dgx = 0, dgy = 0, ddelta = 0, dvar = 0, dgamma = 0;
+      for (int m = 0; m < k_; ++m) {  // scale m: stride delta 2^m, variance var 4^m
+        const double delta = std::ldexp(geo.delta, m), var = std::ldexp(geo.var, 2 * m);
+        Filters(geo.gx, delta, var, W, s.fx.data(), ex.data(), s.gauss);
+        Filters(geo.gy, delta, var, H, s.fy.data(), ey.data(), s.gauss);
+        const T* dg = dglimpse + (static_cast<std::ptrdiff_t>(b) * k_ + m) * n_ * n_;
+        Gemm<T>(false, true, H, n_, W, T(1), x, W, s.fx.data(), W, T(0), s.u.data(), n_);  // U = x Fx^T
+        Gemm<T>(false, false, n_, n_, H, T(1), s.fy.data(), H, s.u.data(), n_, T(0), g.data(), n_);  // Fy U
+        for (int i = 0; i < n_ * n_; ++i) dgamma += static_cast<double>(dg[i]) * g[i];
+        // dFy (N, H) = gamma dG U^T; dU (H, N) = gamma Fy^T dG; dFx (N, W) = dU^T x; dx = dU Fx.
+        Gemm<T>(false, true, n_, H, n_, gamma, dg, n_, s.u.data(), n_, T(0), dfy.data(), H);
+        Gemm<T>(true, false, H, n_, n_, gamma, s.fy.data(), H, dg, n_, T(0), du.data(), n_);
+        Gemm<T>(true, false, n_, W, H, T(1), du.data(), n_, x, W, T(0), dfx.data(), W);
+        if (dimages)
+          Gemm<T>(false, false, H, W, n_, T(1), du.data(), n_, s.fx.data(), W, T(1),
+                  dimages + static_cast<std::ptrdiff_t>(b) * H * W, W);
+        // Through the normalised Gaussians to (centre, this scale's stride and variance).
+        double dd = 0, dv = 0;
+        FilterBackward(s.fx.data(), ex.data(), dfx.data(), geo.gx, delta, var, W, dgx, dd, dv);
+        FilterBackward(s.fy.data(), ey.data(), dfy.data(), geo.gy, delta, var, H, dgy, dd, dv);
+        ddelta += std::ldexp(dd, m), dvar += std::ldexp(dv, 2 * m);
+      }
       T* dp = dparams + 5 * b;
       dp[0] = static_cast<T>(dgx * (W + 1) / 2.0);
       dp[1] = static_cast<T>(dgy * (H + 1) / 2.0);
@@ -203,7 +220,7 @@ class DrawRead : public Sensor<T> {
     }
   }
 
-  int n_;
+  int n_, k_;
   double initial_sigma_;
 };
 

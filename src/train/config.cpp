@@ -56,7 +56,7 @@ std::vector<OptionSpec> MakeOptions() {
       Num("grid", "sensor", "categorical, soft: N for the N x N grid of glimpse centres", &C::grid),
       Num("glimpses", "sensor", "glimpses per image (T)", &C::glimpses),
       Num("patch", "sensor", "retina patch size g (g x g pixels at the finest scale)", &C::patch),
-      Num("scales", "sensor", "retina scales k (each twice as wide as the last)", &C::scales),
+      Num("scales", "sensor", "scales k, each twice as wide as the last: the retina, the controls, stn and draw", &C::scales),
       Num("unit-pixels", "sensor", "pixels per unit of location (0 = half the canvas)", &C::unit_pixels),
       Selector(Cores<float>(), "model", "core network", &C::core),
       Num("hidden", "model", "core state size (strip5: the slot network's hidden layer)", &C::hidden),

@@ -28,11 +28,14 @@ TEST_CASE("DRAW read with a tiny sigma and stride 1 is a crop", "[attention][dra
   CHECK(g[0] == Approx(0.5 * (3 * W + 5)));
 }
 
-TEST_CASE("DRAW read gradients match finite differences (parameters and image)", "[attention][draw][gradcheck]") {
+TEST_CASE("DRAW read gradients match finite differences (parameters and image; one and three scales)",
+          "[attention][draw][gradcheck]") {
+  for (const int K : {1, 3}) {
+  INFO(K << " scales");
   const int B = 2, H = 9, W = 11, N = 3;
-  const DrawRead<double> draw(N);
+  const DrawRead<double> draw(N, 1.0, K);
   Rng rng(12, "test");
-  std::vector<double> im(B * H * W), params(B * 5), w(B * N * N), g(B * N * N);
+  std::vector<double> im(B * H * W), params(B * 5), w(B * K * N * N), g(B * K * N * N);
   FillRandom(im.data(), im.size(), rng);
   FillRandom(w.data(), w.size(), rng);
   const double p0[10] = {0.1, -0.2, std::log(2.0), std::log(0.6), std::log(1.3),
@@ -49,6 +52,26 @@ TEST_CASE("DRAW read gradients match finite differences (parameters and image)",
   INFO(where);
   // The read is linear in the image, so a large step has no truncation error and less round-off.
   CHECK(MaxGradError(loss, im.data(), dimages.data(), im.size(), 0.1, &where) < 1e-6);
+  }
+}
+
+TEST_CASE("DRAW's scale m is the one-scale read with 2^m the stride and 4^m the variance", "[attention][draw]") {
+  const int H = 30, W = 26, N = 5, K = 3;
+  std::vector<double> im(H * W);
+  Rng rng(3, "test");
+  for (double& v : im) v = rng.Uniform();
+  const DrawRead<double> multi(N, 1.0, K), single(N);
+  const double p[5] = {0.1, -0.15, std::log(1.7), std::log(0.3), std::log(1.2)};
+  std::vector<double> g(K * N * N), one(N * N);
+  multi.Read(im.data(), 1, H, W, p, g.data(), nullptr);
+  for (int m = 0; m < K; ++m) {
+    const double pm[5] = {p[0], p[1], p[2] + 2 * m * std::log(2.0), p[3] + m * std::log(2.0), p[4]};
+    single.Read(im.data(), 1, H, W, pm, one.data(), nullptr);
+    for (int i = 0; i < N * N; ++i) CHECK(g[m * N * N + i] == Approx(one[i]).margin(1e-12));
+  }
+  // It starts with the coarsest scale spanning the canvas: log delta~ = -(K - 1) log 2.
+  CHECK(multi.InitialParams()[3] == Approx(-2 * std::log(2.0)));
+  CHECK(single.InitialParams()[3] == 0.0);
 }
 
 TEST_CASE("DRAW's initial sigma decides whether the first read sees a stroke between filter centres",
