@@ -1,7 +1,9 @@
 // glimpse slim: a small copy of a run for committing next to its results. It keeps the
 // configuration, every series, the logged trajectories or attention weights and the last
 // checkpoint's parameters, and drops the optimizer state and the spare checkpoint slot (about 80% of
-// a run file). The copy evaluates (glimpse eval) and plots; it cannot be resumed.
+// a run file). The copy evaluates (glimpse eval) and plots; it cannot be resumed. When the best
+// checkpoint (/best) holds the same parameters as the last one (same digest: the last evaluation was
+// the best), the copy stores them once, /best/params being a hard link to the checkpoint's.
 // The source's checkpoint is read and checked against its digests first (a damaged run is refused),
 // and the copy is written in the checksummed format (run_file.h) with the parameters' digest, so
 // slim also migrates a run file written by an older glimpse.
@@ -27,6 +29,7 @@ int RunSlim(int argc, char** argv) {
   const std::string in = vm["run"].as<std::string>(), out = vm["out"].as<std::string>();
   Check(std::filesystem::absolute(in) != std::filesystem::absolute(out), "--out must differ from --run");
   std::string slot;
+  bool same_params = false;  // /best holds the last checkpoint's parameters: stored once
   {
     const RunFile file(in, RunFile::Mode::kReadOnly);
     slot = CheckpointGroup(file);
@@ -35,6 +38,13 @@ int RunSlim(int argc, char** argv) {
     std::vector<std::string> skip = {slot + "/optimizer"};
     for (const auto& g : CheckpointGroups())
       if (g != slot) skip.push_back(g);
+    if (HasBestCheckpoint(file)) {
+      LoadBestCheckpoint(file);  // checks its digest
+      const auto best = file.Attributes(kBestGroup), last = file.Attributes(slot);
+      same_params = best.count("digest:params") && last.count("digest:params") &&
+                    best.at("digest:params") == last.at("digest:params");
+      if (same_params) skip.push_back(std::string(kBestGroup) + "/params");
+    }
     if (vm.count("force")) std::remove(out.c_str());
     file.CopyTo(out, skip);
   }
@@ -47,6 +57,7 @@ int RunSlim(int argc, char** argv) {
       const std::vector<float> params = copy.ReadArray<float>(slot + "/params");
       copy.SetAttribute(slot, "digest:params", DigestOf(params.data(), params.size() * sizeof(float)));
     }
+    if (same_params) copy.HardLink(slot + "/params", std::string(kBestGroup) + "/params");
     copy.SetAttribute("/", "slim", "a copy made by glimpse slim from '" + in +
                                        "': the optimizer state and the spare checkpoint are left out, so "
                                        "it evaluates and plots but cannot be resumed");

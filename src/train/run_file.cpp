@@ -356,6 +356,15 @@ void RunFile::SetAttribute(const std::string& object, const std::string& name, c
   });
 }
 
+void RunFile::HardLink(const std::string& target, const std::string& link) {
+  return Guard(path_, "HardLink", [&] {
+    impl_->dirty = true;
+    if (H5Lcreate_hard(impl_->file.getId(), target.c_str(), impl_->file.getId(), link.c_str(), H5P_DEFAULT,
+                       H5P_DEFAULT) < 0)
+      throw H5::Exception("H5Lcreate_hard", "cannot link " + link + " to " + target);
+  });
+}
+
 void RunFile::RemoveAttribute(const std::string& object, const std::string& name) {
   return Guard(path_, "RemoveAttribute", [&] {
     impl_->dirty = true;

@@ -80,6 +80,9 @@ class RunFile {
   std::vector<std::size_t> Shape(const std::string& path, bool* growing = nullptr) const;
   void CreateGroup(const std::string& path);  // no-op if it exists
   void Move(const std::string& from, const std::string& to);
+  // Makes `link` a second name (an HDF5 hard link) of the existing object at `target`: one copy on
+  // disk, read the same through either path.
+  void HardLink(const std::string& target, const std::string& link);
   // Writes a new file `out` (atomically; Error if it exists) holding every group, dataset and string
   // attribute of this file except the objects at the paths in `skip` (and what lies under them).
   // The copy is compact: nothing it leaves out takes space in it.

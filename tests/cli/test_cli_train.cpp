@@ -1,5 +1,6 @@
 // The train / eval / bench command-line contract (README.md, "Command line") on a small fake data set.
 #include <catch2/catch.hpp>
+#include <hdf5.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -186,4 +187,24 @@ TEST_CASE("slim writes a smaller copy that evaluates the same and refuses to res
   CHECK_THAT(r.output, Catch::Contains("--force"));
   CHECK(RunGlimpse("slim --run " + run + " --out " + small + " --force").code == 0);
   CHECK(RunGlimpse("train --resume " + run + " --epochs 3").code == 0);  // the full file still resumes
+}
+
+TEST_CASE("slim stores the parameters once when the best checkpoint is the last one", "[cli][slim]") {
+  const std::string run = TempDir() + "/glimpse_cli_slim1_run.h5", small = TempDir() + "/glimpse_cli_slim1.h5";
+  std::remove(run.c_str());
+  REQUIRE(RunGlimpse("train --out " + run + " --epochs 1" + Small()).code == 0);  // one evaluation: best = last
+  REQUIRE(RunGlimpse("slim --run " + run + " --out " + small + " --force").code == 0);
+  const std::string slot = glimpse::CheckpointGroup(glimpse::RunFile(small, glimpse::RunFile::Mode::kReadOnly));
+  const hid_t f = H5Fopen(small.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  REQUIRE(f >= 0);
+  H5O_info_t best, last;
+  REQUIRE(H5Oget_info_by_name(f, "/best/params", &best, H5P_DEFAULT) >= 0);
+  REQUIRE(H5Oget_info_by_name(f, (slot + "/params").c_str(), &last, H5P_DEFAULT) >= 0);
+  CHECK(best.addr == last.addr);  // one dataset, two names
+  CHECK(best.rc == 2);
+  H5Fclose(f);
+  CHECK(RunGlimpse("verify " + small).code == 0);
+  const std::string b = LastLine(RunGlimpse("eval --no-record --checkpoint best --run " + small).output);
+  CHECK(b == LastLine(RunGlimpse("eval --no-record --checkpoint last --run " + small).output));
+  CHECK(b == LastLine(RunGlimpse("eval --no-record --checkpoint best --run " + run).output));
 }
