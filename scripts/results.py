@@ -16,6 +16,8 @@ edited with h5py loses that checksum (HDF5 rewrites the end of the file): `resea
 Command line:
 
     scripts/results.py EXPERIMENT|RUN.h5 ...      prints the summary table
+    scripts/results.py --pivot [--order=a,b,..] EXPERIMENT|RUN.h5 ...   pooled over seeds, tasks x attentions:
+        mean +- std (n) of the validation-selected test error, images/s, wall time per cell
 """
 import glob
 import math
@@ -162,6 +164,7 @@ def summary(run):
         "val_error": float(ev["val_error"].iloc[-1]) if len(ev) else math.nan,
         "images": images,
         "images_per_s": images / wall if wall and wall > 0 else math.nan,
+        "wall_s": wall,
         "grad_var": float(dg["grad_var"].mean()) if len(dg) else math.nan,
         "grad_snr": float(dg["grad_snr"].mean()) if len(dg) else math.nan,
     }
@@ -205,8 +208,36 @@ def group_seeds(df, value="test_error_at_best"):
         out.append({**{k: first[k] for k in ("env", "attention", "baseline", "samples", "glimpses") if k in first},
                     "runs": [m["run"] for m in members], "n": n, "mean": float(v.mean()) if n else math.nan,
                     "std": std, "ci95": ci, "best_val_mean": float(bv.mean()) if len(bv) else math.nan,
-                    "best_val_std": float(bv.std(ddof=1)) if len(bv) > 1 else math.nan, "key": key})
+                    "best_val_std": float(bv.std(ddof=1)) if len(bv) > 1 else math.nan,
+                    "images_per_s": float(np.nanmean([m["images_per_s"] for m in members])),
+                    "wall_min": float(np.nanmean([m["wall_s"] for m in members])) / 60,
+                    "finished": all(m["epochs_done"] >= m["epochs"] for m in members if "epochs" in m), "key": key})
     return pd.DataFrame(out)
+
+
+def pivot_table(groups, rows="env", cols="attention", order=None):
+    """A markdown table of group_seeds' rows: one row per value of `rows`, one column per value of
+    `cols` (in order of first appearance); each cell the mean +- std (n) of the validation-selected
+    test error in %, the mean images/s and the mean training wall time in minutes; "(running)" marks a
+    cell whose runs have not all finished."""
+    rvals = list(dict.fromkeys(groups[rows])) if len(groups) else []
+    cvals = list(dict.fromkeys(groups[cols])) if len(groups) else []
+    if order:  # the given columns first, in that order
+        cvals = [c for c in order if c in cvals] + [c for c in cvals if c not in order]
+    lines = ["| " + rows + " | " + " | ".join(str(c) for c in cvals) + " |", "|---" * (len(cvals) + 1) + "|"]
+    for r in rvals:
+        cells = []
+        for c in cvals:
+            g = groups[(groups[rows] == r) & (groups[cols] == c)]
+            if not len(g):
+                cells.append("")
+                continue
+            g = g.iloc[0]
+            err = f"{100 * g['mean']:.2f}" + (f" +- {100 * g['std']:.2f}" if g["n"] > 1 else "") + f" (n={g['n']})"
+            cells.append(f"{err}; {g['images_per_s']:,.0f}/s; {g['wall_min']:.1f} min" +
+                         ("" if g["finished"] else " (running)"))
+        lines.append(f"| {r} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
 
 
 def load_runs(paths):
@@ -236,10 +267,19 @@ def main(argv):
     if not argv:
         print(__doc__)
         return 2
+    pivot = argv[0] == "--pivot"
+    order = None
+    if pivot:
+        argv = argv[1:]
+        if argv and argv[0].startswith("--order="):
+            order, argv = argv[0].split("=", 1)[1].split(","), argv[1:]
     paths = []
     for a in argv:
         paths += [a] if a.endswith(".h5") else sorted(glob.glob(os.path.join(ROOT, "results", a, "*.h5")))
     df = load_runs(paths)
+    if pivot:
+        print(pivot_table(group_seeds(df), order=order))
+        return 0
     cols = ["run", "env", "attention", "baseline", "samples", "glimpses"] + SUMMARY
     with pd.option_context("display.width", 200, "display.max_columns", 30):
         print(df[[c for c in cols if c in df.columns]].to_string(index=False))

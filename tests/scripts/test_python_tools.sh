@@ -97,6 +97,9 @@ for fig in curves variance; do "$py" "$root/scripts/plot.py" $fig "$tmp/results/
 [ -s "$tmp/band.png" ] || { echo "FAIL: the seed band figure is missing"; exit 1; }
 "$glimpse" summarize "$tmp/results/seeds/s1.h5" "$tmp/results/seeds/s2.h5" | grep -q "| 2 | " \
   || { echo "FAIL: summarize does not pool the two seeds"; exit 1; }
+out=$("$py" "$root/scripts/results.py" --pivot "$tmp/results/seeds/s1.h5" "$tmp/results/seeds/s2.h5")
+echo "$out"
+echo "$out" | grep -q "(n=2); " || { echo "FAIL: results.py --pivot does not pool the two seeds in one cell"; exit 1; }
 "$py" "$root/scripts/plot.py" trajectories "$tmp/results/tiny/learned.h5" --out "$tmp/traj.png"
 "$py" "$root/scripts/plot.py" attention "$tmp/results/strip/soft.h5" --out "$tmp/att.png"
 for f in curves variance traj att; do [ -s "$tmp/$f.png" ] || { echo "FAIL: $f.png missing"; exit 1; }; done
@@ -109,4 +112,4 @@ for nb in "$root"/scripts/notebooks/*.ipynb; do
   n=$((n + 1))
 done
 [ "$n" -ge 5 ] || { echo "FAIL: expected 5 notebooks, found $n"; exit 1; }
-echo "$((8 + n)) passed, 0 failed"
+echo "$((9 + n)) passed, 0 failed"
