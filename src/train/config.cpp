@@ -201,7 +201,12 @@ void Validate(const ExperimentConfig& c) {
   // Each selected kind checks what it needs.
   ValidateKind(task, c);
   ValidateKind(attention, c);
-  if (attention.hard()) ValidateKind(Policies<float>().Get(attention.policy), c);
+  if (attention.hard()) {
+    const PolicyKind<float>& policy = Policies<float>().Get(attention.policy);
+    ValidateKind(policy, c);
+    Check(c.samples == 1 || policy.make(c)->noise_size() > 0, "option --samples: --attention ", c.attention,
+          " always looks at the same places, so more than one sample per image repeats the same episode; use 1");
+  }
   ValidateKind(core, c);
   ValidateKind(baseline, c);
   ValidateKind(optimizer, c);

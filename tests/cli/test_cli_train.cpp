@@ -80,6 +80,7 @@ TEST_CASE("train refuses impossible configurations before creating any file", "[
       {"--context 29", "option --context: expected 0 (off) to 28"},
       {"--env strip5 --attention soft --context 4", "strip5's query model has no context network"},
       {"--attention stn --stn-sampler nearest", "option --stn-sampler"},
+      {"--attention centre --samples 4", "always looks at the same places"},
   };
   for (const auto& [opt, msg] : bad) {
     INFO(opt);
