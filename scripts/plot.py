@@ -11,6 +11,7 @@
 import argparse
 import glob
 import os
+import re
 import sys
 
 import matplotlib
@@ -43,7 +44,10 @@ def curves(paths, out, x="epoch"):
         groups.setdefault(results.configuration_key({k: row[k] for k in row["options"]}), []).append(row)
     for members in groups.values():
         first = members[0]
-        label = first["run"] if len(members) == 1 else "%s (mean of %d seeds, band: +-1 std)" % (first["run"], len(members))
+        # A pooled group is named by its run id without the seed suffix (scripts/sweep --seeds: ID-sS).
+        name = first.get("run-id") or first["run"]
+        name = re.sub(r"-s\d+$", "", str(name)) if len(members) > 1 else first["run"]
+        label = name if len(members) == 1 else "%s (%d seeds: mean, band +-1 std)" % (name, len(members))
         evs = [m["eval"] for m in members if len(m["eval"])]
         if evs:
             n = min(len(e) for e in evs)
