@@ -16,7 +16,8 @@ edited with h5py loses that checksum (HDF5 rewrites the end of the file): `resea
 Command line:
 
     scripts/results.py EXPERIMENT|RUN.h5 ...      prints the summary table
-    scripts/results.py --pivot [--order=a,b,..] EXPERIMENT|RUN.h5 ...   pooled over seeds, tasks x attentions:
+    scripts/results.py --pivot [--order=a,b,..] [--row-order=t,u,..] EXPERIMENT|RUN.h5 ...
+        pooled over seeds, tasks x attentions:
         mean +- std (n) of the validation-selected test error, images/s, wall time per cell
 """
 import glob
@@ -215,7 +216,7 @@ def group_seeds(df, value="test_error_at_best"):
     return pd.DataFrame(out)
 
 
-def pivot_table(groups, rows="env", cols="attention", order=None):
+def pivot_table(groups, rows="env", cols="attention", order=None, row_order=None):
     """A markdown table of group_seeds' rows: one row per value of `rows`, one column per value of
     `cols` (in order of first appearance); each cell the mean +- std (n) of the validation-selected
     test error in %, the mean images/s and the mean training wall time in minutes; "(running)" marks a
@@ -224,6 +225,8 @@ def pivot_table(groups, rows="env", cols="attention", order=None):
     cvals = list(dict.fromkeys(groups[cols])) if len(groups) else []
     if order:  # the given columns first, in that order
         cvals = [c for c in order if c in cvals] + [c for c in cvals if c not in order]
+    if row_order:  # likewise the rows
+        rvals = [r for r in row_order if r in rvals] + [r for r in rvals if r not in row_order]
     lines = ["| " + rows + " | " + " | ".join(str(c) for c in cvals) + " |", "|---" * (len(cvals) + 1) + "|"]
     for r in rvals:
         cells = []
@@ -271,14 +274,20 @@ def main(argv):
     order = None
     if pivot:
         argv = argv[1:]
-        if argv and argv[0].startswith("--order="):
-            order, argv = argv[0].split("=", 1)[1].split(","), argv[1:]
+        row_order = None
+        while argv and argv[0].startswith(("--order=", "--row-order=")):
+            flag, value = argv[0].split("=", 1)
+            if flag == "--order":
+                order = value.split(",")
+            else:
+                row_order = value.split(",")
+            argv = argv[1:]
     paths = []
     for a in argv:
         paths += [a] if a.endswith(".h5") else sorted(glob.glob(os.path.join(ROOT, "results", a, "*.h5")))
     df = load_runs(paths)
     if pivot:
-        print(pivot_table(group_seeds(df), order=order))
+        print(pivot_table(group_seeds(df), order=order, row_order=row_order))
         return 0
     cols = ["run", "env", "attention", "baseline", "samples", "glimpses"] + SUMMARY
     with pd.option_context("display.width", 200, "display.max_columns", 30):
