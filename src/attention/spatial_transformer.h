@@ -77,17 +77,9 @@ class SpatialTransformer : public Sensor<T> {
   // Forward (glimpse != null) or backward (dglimpse != null) over the batch.
   void Run(const T* images, int batch, int H, int W, const T* params, T* glimpse, const T* dglimpse,
            T* dparams, T* dimages, SensorCache* cache) const {
-    const SummedAreaCache<T>* tables = nullptr;
     std::unique_ptr<SensorCache> local;
-    if (sampler_ == Sampler::kBox) {
-      auto* c = static_cast<SummedAreaCache<T>*>(cache);
-      if (!c || !c->Holds(images, batch, H, W)) {  // not prepared for these images: build them here
-        local = std::make_unique<SummedAreaCache<T>>();
-        c = static_cast<SummedAreaCache<T>*>(local.get());
-        BuildSummedAreaTables(images, batch, H, W, *c);
-      }
-      tables = c;
-    }
+    const SummedAreaCache<T>* tables =
+        sampler_ == Sampler::kBox ? &TablesFor(images, batch, H, W, cache, local) : nullptr;
     const int P = param_size(), D = glimpse_size();
     const double step = 2.0 / (g_ - 1);  // the target grid's step in normalised coordinates
     for (int b = 0; b < batch; ++b) {
@@ -169,22 +161,6 @@ class SpatialTransformer : public Sensor<T> {
   }
 
   static double Sign(double v) { return (v > 0) - (v < 0); }
-
-  // The mean of the image over [x - w/2, x + w/2] x [y - h/2, y + h/2] (continuous cell
-  // coordinates), from its summed-area table S; with grad, also its derivatives in x, y, w, h.
-  static double BoxMean(const double* S, int H, int W, double x, double y, double w, double h, double* grad) {
-    const double x1 = x - w / 2, x2 = x + w / 2, y1 = y - h / 2, y2 = y + h / 2, area = w * h;
-    const Integral f22 = IntegralAt(S, H, W, x2, y2), f12 = IntegralAt(S, H, W, x1, y2);
-    const Integral f21 = IntegralAt(S, H, W, x2, y1), f11 = IntegralAt(S, H, W, x1, y1);
-    const double v = (f22.F - f12.F - f21.F + f11.F) / area;
-    if (grad) {
-      grad[0] = (f22.Fx - f12.Fx - f21.Fx + f11.Fx) / area;
-      grad[1] = (f22.Fy - f12.Fy - f21.Fy + f11.Fy) / area;
-      grad[2] = 0.5 * (f22.Fx + f12.Fx - f21.Fx - f11.Fx) / area - v / w;
-      grad[3] = 0.5 * (f22.Fy - f12.Fy + f21.Fy - f11.Fy) / area - v / h;
-    }
-    return v;
-  }
 
   // dimg += dv * d BoxMean / d image: each pixel's covered fraction of the box.
   static void AddBoxImageGrad(int H, int W, double x, double y, double w, double h, double dv, T* dimg) {

@@ -4,11 +4,13 @@
 //   F(x, y) = int_0^y int_0^x I
 // at any real (x, y) is the bilinear interpolation of S between its integer corners, so a box
 // average over any real rectangle is four such interpolations (the spatial transformer's
-// anti-aliased sampler). The retina and the spatial transformer build them in Prepare.
+// anti-aliased sampler, the whole-canvas view). The retina, the spatial transformer and the
+// whole-canvas sensor build them in Prepare.
 #pragma once
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <vector>
 
 #include "src/attention/sensor.h"
@@ -51,6 +53,19 @@ void BuildSummedAreaTables(const T* images, int batch, int H, int W, SummedAreaC
   c.images = images, c.batch = batch, c.height = H, c.width = W;
 }
 
+// The tables of images (batch, H, W): cache's when it was prepared for exactly these images, else
+// built into `local` (a sensor's Read and Backward must also work unprepared).
+template <class T>
+const SummedAreaCache<T>& TablesFor(const T* images, int batch, int H, int W, SensorCache* cache,
+                                    std::unique_ptr<SensorCache>& local) {
+  const auto* c = static_cast<const SummedAreaCache<T>*>(cache);
+  if (c && c->Holds(images, batch, H, W)) return *c;
+  local = std::make_unique<SummedAreaCache<T>>();
+  auto& built = static_cast<SummedAreaCache<T>&>(*local);
+  BuildSummedAreaTables(images, batch, H, W, built);
+  return built;
+}
+
 // F(x, y) and its partial derivatives from the table S of an H x W image; (x, y) outside
 // [0, W] x [0, H] is clamped to it (zero outside the image adds nothing), with zero derivative there.
 struct Integral {
@@ -67,6 +82,22 @@ inline Integral IntegralAt(const double* S, int H, int W, double x, double y) {
   const double s00 = r0[X0], s01 = r0[X0 + 1], s10 = r1[X0], s11 = r1[X0 + 1];
   return {(1 - fy) * ((1 - fx) * s00 + fx * s01) + fy * ((1 - fx) * s10 + fx * s11),
           inx ? (1 - fy) * (s01 - s00) + fy * (s11 - s10) : 0.0, iny ? (1 - fx) * (s10 - s00) + fx * (s11 - s01) : 0.0};
+}
+
+// The mean of the image over [x - w/2, x + w/2] x [y - h/2, y + h/2] (continuous cell coordinates,
+// zero outside the image), from its table S; with grad (4), also its derivatives in x, y, w, h.
+inline double BoxMean(const double* S, int H, int W, double x, double y, double w, double h, double* grad) {
+  const double x1 = x - w / 2, x2 = x + w / 2, y1 = y - h / 2, y2 = y + h / 2, area = w * h;
+  const Integral f22 = IntegralAt(S, H, W, x2, y2), f12 = IntegralAt(S, H, W, x1, y2);
+  const Integral f21 = IntegralAt(S, H, W, x2, y1), f11 = IntegralAt(S, H, W, x1, y1);
+  const double v = (f22.F - f12.F - f21.F + f11.F) / area;
+  if (grad) {
+    grad[0] = (f22.Fx - f12.Fx - f21.Fx + f11.Fx) / area;
+    grad[1] = (f22.Fy - f12.Fy - f21.Fy + f11.Fy) / area;
+    grad[2] = 0.5 * (f22.Fx + f12.Fx - f21.Fx - f11.Fx) / area - v / w;
+    grad[3] = 0.5 * (f22.Fy - f12.Fy + f21.Fy - f11.Fy) / area - v / h;
+  }
+  return v;
 }
 
 }  // namespace glimpse

@@ -93,6 +93,7 @@ void AttentionModel<T>::ContextForward(Rollout<T>& r) const {
   if (!context_view_) return;
   if (r.context_cache.of != context_view_.get())
     r.context_cache.cache = context_view_->MakeCache(), r.context_cache.of = context_view_.get();
+  context_view_->Prepare(r.images, r.rows, r.height, r.width, r.context_cache.cache.get());
   context_view_->Read(r.images, r.rows, r.height, r.width, /*params=*/nullptr, r.context_view.data(),
                       r.context_cache.cache.get());
   T* h0 = r.core.h_at(0);
