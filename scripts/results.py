@@ -58,12 +58,16 @@ def _group(f, name):
     return pd.DataFrame({k: np.asarray(g[k]) for k in g.keys() if isinstance(g[k], h5py.Dataset)})
 
 
+def _checkpoint_slot(f):
+    """The checkpoint group glimpse loads: the complete slot with the most steps (None if none)."""
+    slots = [s for s in ("checkpoint", "checkpoint_next", "checkpoint_prev", "checkpoint_new")
+             if s in f and _value(f[s].attrs.get("complete", "0")) == 1]
+    return max(slots, key=lambda s: int(_value(f[s].attrs["step"]))) if slots else None
+
+
 def _checkpoint_epoch(f):
-    best = 0
-    for slot in ("checkpoint", "checkpoint_next", "checkpoint_prev", "checkpoint_new"):
-        if slot in f and f[slot].attrs.get("complete") in ("1", b"1"):
-            best = max(best, int(_value(f[slot].attrs["epoch"])))
-    return best
+    slot = _checkpoint_slot(f)
+    return int(_value(f[slot].attrs["epoch"])) if slot else 0
 
 
 TRAILER_TAG = b"\n#glimpse crc32 "
@@ -101,11 +105,9 @@ def load_params(path):
     them; a dict name -> array shaped as in the model."""
     check_file(path)
     with h5py.File(path, "r", locking=False) as f:
-        slots = [s for s in ("checkpoint", "checkpoint_next", "checkpoint_prev", "checkpoint_new")
-                 if s in f and _value(f[s].attrs.get("complete", "0")) == 1]
-        if not slots:
+        slot = _checkpoint_slot(f)
+        if slot is None:
             raise ValueError(f"{path} holds no complete checkpoint")
-        slot = max(slots, key=lambda s: int(_value(f[s].attrs["step"])))
         g = f[slot]
         flat = np.asarray(g["params"], dtype="<f4")
         digest = g.attrs.get("digest:params")
