@@ -36,25 +36,14 @@ const H5::PredType& H5Type<std::int64_t>() { return H5::PredType::NATIVE_INT64; 
 template <>
 const H5::PredType& H5Type<std::uint64_t>() { return H5::PredType::NATIVE_UINT64; }
 
+constexpr const char* kMagicAttribute = "glimpse_version";
+
+}  // namespace
+
 bool FileExists(const std::string& p) {
   struct stat st;
   return stat(p.c_str(), &st) == 0;
 }
-
-constexpr const char* kMagicAttribute = "glimpse_version";
-
-// Runs f, turning HDF5's exceptions (which are not std::exceptions) into Error.
-template <class F>
-auto Guard(const std::string& file, const char* what, F&& f) -> decltype(f()) {
-  try {
-    return f();
-  } catch (const H5::Exception& e) {
-    Fail("HDF5 error in ", what, " on '", file, "': ", e.getDetailMsg(),
-         " (disk full, read-only, or a corrupt file?)");
-  }
-}
-
-}  // namespace
 
 bool HasFletcher32(const H5::DSetCreatPropList& props) {
   for (int i = 0; i < props.getNfilters(); ++i) {
@@ -68,8 +57,6 @@ bool HasFletcher32(const H5::DSetCreatPropList& props) {
 
 void RunFile::RequireChecksums(bool require) { require_checksums = require; }
 
-
-namespace {
 
 H5::FileAccPropList NoHdf5Locking() {
   // glimpse serialises writers itself (PATH.lock) and readers only ever see complete files.
@@ -87,7 +74,7 @@ H5::FileAccPropList NoHdf5Locking() {
 // refuses a damaged chunk on reading. A fixed dataset of rank 0 or with no elements holds no data to
 // protect and stays contiguous.
 H5::DSetCreatPropList Checksummed(H5::DSetCreatPropList props, const std::vector<hsize_t>& dims,
-                                  std::vector<hsize_t> chunk = {}) {
+                                  std::vector<hsize_t> chunk) {
   if (chunk.empty()) {
     if (dims.empty() || std::find(dims.begin(), dims.end(), hsize_t{0}) != dims.end()) return props;
     chunk = dims;
@@ -114,6 +101,8 @@ void FsyncPath(const std::string& p) {
     ::close(fd);
   }
 }
+
+namespace {
 
 std::string DirOf(const std::string& p) {
   const auto slash = p.rfind('/');
@@ -230,79 +219,6 @@ void RunFile::Commit() {
     impl_->file = H5::H5File(impl_->work, H5F_ACC_RDWR, H5::FileCreatPropList::DEFAULT, NoHdf5Locking());
   });
   impl_->dirty = false;
-}
-
-namespace {
-
-// Copies the string attributes of src onto dst (glimpse writes only string attributes), in the
-// checksummed form (WriteStringAttribute).
-void CopyStringAttributes(const H5::H5Object& src, H5::H5Object& dst) {
-  for (int i = 0; i < src.getNumAttrs(); ++i) {
-    H5::Attribute a = src.openAttribute(static_cast<unsigned>(i));
-    if (a.getTypeClass() != H5T_STRING) continue;
-    std::string v;
-    a.read(a.getStrType(), v);
-    WriteStringAttribute(dst, a.getName(), v);
-  }
-}
-
-// Copies dataset `path` of src into dst, rewritten: the same type, shape, growth and fill value, its
-// data checksummed (Checksummed) whatever the source had, and its string attributes.
-void CopyDataset(const H5::H5File& src, H5::H5File& dst, const std::string& path) {
-  const H5::DataSet from = src.openDataSet(path);
-  const H5::DataSpace space = from.getSpace();
-  const H5::DataType type = from.getDataType();
-  std::vector<hsize_t> dims(static_cast<std::size_t>(space.getSimpleExtentNdims()));
-  if (!dims.empty()) space.getSimpleExtentDims(dims.data());
-  H5::DSetCreatPropList props = from.getCreatePlist();
-  std::vector<hsize_t> chunk;
-  if (props.getLayout() == H5D_CHUNKED) {  // keep the source's chunks (growing series and blocks)
-    chunk.resize(dims.size());
-    props.getChunk(static_cast<int>(chunk.size()), chunk.data());
-  }
-  H5::DataSet to = dst.createDataSet(path, type, space, Checksummed(props, dims, chunk));
-  std::vector<char> buf(static_cast<std::size_t>(space.getSimpleExtentNpoints()) * type.getSize());
-  if (!buf.empty()) {
-    from.read(buf.data(), type);
-    to.write(buf.data(), type);
-  }
-  CopyStringAttributes(from, to);
-}
-
-// Recursive copy of group `path` of src into dst (the group exists in dst), leaving out `skip`.
-void CopyGroup(const H5::H5File& src, H5::H5File& dst, const std::string& path, const std::vector<std::string>& skip) {
-  const H5::Group from = src.openGroup(path);
-  H5::Group to = dst.openGroup(path);
-  CopyStringAttributes(from, to);
-  for (hsize_t i = 0; i < from.getNumObjs(); ++i) {
-    const std::string name = from.getObjnameByIdx(i);
-    const std::string child = (path == "/" ? "" : path) + "/" + name;
-    if (std::find(skip.begin(), skip.end(), child) != skip.end()) continue;
-    if (from.getObjTypeByIdx(i) == H5G_GROUP) {
-      dst.createGroup(child);
-      CopyGroup(src, dst, child, skip);
-    } else {
-      CopyDataset(src, dst, child);
-    }
-  }
-}
-
-}  // namespace
-
-void RunFile::CopyTo(const std::string& out, const std::vector<std::string>& skip) const {
-  Check(!FileExists(out), "'", out, "' exists; pass --force to overwrite it");
-  const std::string tmp = out + ".tmp";
-  Guard(out, "CopyTo", [&] {
-    H5::H5File dst(tmp, H5F_ACC_TRUNC, H5::FileCreatPropList::DEFAULT, NoHdf5Locking());
-    CopyGroup(impl_->file, dst, "/", skip);
-    dst.close();
-  });
-  AppendFileChecksum(tmp);
-  FsyncPath(tmp);
-  if (std::rename(tmp.c_str(), out.c_str()) != 0) {
-    std::remove(tmp.c_str());
-    Fail("cannot write '", out, "': ", std::strerror(errno));
-  }
 }
 
 std::vector<std::size_t> RunFile::Shape(const std::string& path, bool* growing) const {
