@@ -1,5 +1,7 @@
 #include "envs/batch.h"
 
+#include <utility>
+
 #include "src/core/error.h"
 
 namespace glimpse {
@@ -23,6 +25,19 @@ void RenderRows(const Task& task, Split split, const std::int64_t* indices, int 
     b.labels[r] = b.info[r].label;
     b.queries[r] = b.info[r].query;
   }
+}
+
+void ShuffleEpoch(Rng& data, std::vector<std::int64_t>& order) {
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = static_cast<std::int64_t>(i);
+  for (std::size_t i = order.size(); i > 1; --i) std::swap(order[i - 1], order[data.UniformInt(i)]);
+}
+
+std::vector<std::int64_t> EpochOrder(std::uint64_t seed, std::int64_t n, std::int64_t epoch) {
+  Check(n >= 1 && epoch >= 0, "EpochOrder: expected n >= 1 and epoch >= 0, found n = ", n, ", epoch = ", epoch);
+  Rng data(seed, "data");
+  std::vector<std::int64_t> order(static_cast<std::size_t>(n));
+  for (std::int64_t e = 0; e <= epoch; ++e) ShuffleEpoch(data, order);
+  return order;
 }
 
 }  // namespace glimpse

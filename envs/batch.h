@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "envs/task.h"
+#include "src/core/rng.h"
 
 namespace glimpse {
 
@@ -31,5 +32,13 @@ struct Batch {
 
 void RenderRows(const Task& task, Split split, const std::int64_t* indices, int first, int last,
                 std::int64_t epoch, Batch& batch);
+
+// The training order of one epoch: order = 0..n-1 (n = order.size()) shuffled by Fisher-Yates with
+// draws from `data` (the trainer's Rng(seed, "data"), one call per epoch in epoch order, so epoch e's
+// order depends on the draws of epochs 0..e-1). Step s of the epoch trains on order[s B, (s+1) B).
+void ShuffleEpoch(Rng& data, std::vector<std::int64_t>& order);
+
+// The same order replayed from the seed (what the Python package's Task.train_order gives).
+std::vector<std::int64_t> EpochOrder(std::uint64_t seed, std::int64_t n, std::int64_t epoch);
 
 }  // namespace glimpse

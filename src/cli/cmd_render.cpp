@@ -1,10 +1,13 @@
 // glimpse render: a PNG grid of task samples, so a person can look at a task. Any registered task
-// (envs/tasks.h): tiles of H x W pixels, as square a grid as the tiles' shape allows.
+// (envs/tasks.h): tiles of H x W pixels, as square a grid as the tiles' shape allows. With --out
+// FILE.npy it writes the samples themselves instead, float32 (count, H, W) exactly as the trainer
+// renders them (samples start .. start + count - 1 of the split, for --epoch), and prints the labels.
 #include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <iostream>
 
+#include "envs/npy.h"
 #include "envs/png.h"
 #include "envs/tasks.h"
 #include "src/cli/commands.h"
@@ -18,12 +21,14 @@ int RunRender(int argc, char** argv) {
   desc.add_options()("help,h", "show this help")(
       "config", po::value<std::string>(), "INI file of experiment options (command-line values win)")(
       "count", po::value<int>()->default_value(16), "number of samples")(
+      "start", po::value<std::int64_t>()->default_value(0), "index of the first sample in the split")(
+      "epoch", po::value<std::int64_t>()->default_value(0), "training epoch (train samples differ by epoch)")(
       "split", po::value<std::string>()->default_value("train"), "train|val|test")(
-      "out", po::value<std::string>()->required(), "PNG file to write")(
+      "out", po::value<std::string>()->required(), "PNG file to write, or FILE.npy: the samples as float32")(
       "force", "overwrite an existing --out");
   po::variables_map vm;
   ExperimentConfig cfg;
-  if (!ParseWithConfig(argc, argv, desc, "glimpse render --env NAME --count N --seed S --out FILE.png",
+  if (!ParseWithConfig(argc, argv, desc, "glimpse render --env NAME --count N --seed S --out FILE.png|FILE.npy",
                        vm, cfg))
     return 0;
   const int count = vm["count"].as<int>();
@@ -37,10 +42,24 @@ int RunRender(int argc, char** argv) {
 
   // Every sample first: query tasks (strip5) get a bar under each tile marking the answer's box.
   const int Ht = task->height(), Wt = task->width(), pad = 2;
+  const std::int64_t start = vm["start"].as<std::int64_t>(), epoch = vm["epoch"].as<std::int64_t>();
+  const bool npy = out.size() > 4 && out.compare(out.size() - 4, 4, ".npy") == 0;
+  Check(start >= 0 && (!npy || start + count <= task->size(split)), "option --start: samples ", start, "..",
+        start + count - 1, " are outside the ", SplitName(split), " split of ", task->size(split));
+  Check(epoch >= 0, "option --epoch: expected >= 0, found ", epoch);
   std::vector<float> images(static_cast<std::size_t>(count) * task->pixels());
   std::vector<SampleInfo> info(count);
   for (int i = 0; i < count; ++i)
-    info[i] = task->Render(split, i % task->size(split), 0, images.data() + static_cast<std::size_t>(i) * task->pixels());
+    info[i] = task->Render(split, (start + i) % task->size(split), epoch,
+                           images.data() + static_cast<std::size_t>(i) * task->pixels());
+  if (npy) {
+    WriteNpyFloat32(out, {static_cast<std::size_t>(count), static_cast<std::size_t>(task->height()),
+                          static_cast<std::size_t>(task->width())}, images.data());
+    std::cout << "labels:";
+    for (const SampleInfo& s : info) std::cout << " " << s.label;
+    std::cout << "\nwrote " << out << " (" << count << " " << kind.name << " samples, float32)\n";
+    return 0;
+  }
   const bool query = info[0].query >= 0;
   const int bar = query ? 3 : 0, Th = Ht + bar;
   // Grid of cols x rows tiles with a 2-pixel grey border, as square as the tiles' shape allows.

@@ -198,9 +198,7 @@ void Trainer::Run() {
             << B << " images (x" << cfg_.samples << " samples), " << agent_->store().size()
             << " parameters, from epoch " << epoch_ << "\n" << std::flush;
   while (epoch_ < cfg_.epochs) {
-    for (std::size_t i = 0; i < perm_.size(); ++i) perm_[i] = static_cast<std::int64_t>(i);
-    for (std::size_t i = perm_.size() - 1; i > 0; --i)
-      std::swap(perm_[i], perm_[data_rng_.UniformInt(i + 1)]);
+    ShuffleEpoch(data_rng_, perm_);
     try {
       for (int s = 0; s < steps; ++s) {
         TrainStep(perm_.data() + static_cast<std::size_t>(s) * B, B, epoch_);

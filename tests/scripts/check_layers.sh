@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The folders depend one way (docs/architecture.md):
-#   core <- nn <- attention <- rl <- model <- train <- cli,  and envs <- core only;
-# a folder may include its own headers and those of folders to its left; envs is included by train
-# and cli only. Reads every #include "src/..." / "envs/..." of src/ and envs/ and fails, naming the
+#   core <- nn <- attention <- rl <- model <- train <- cli (and python, the bindings, beside cli),
+#   and envs <- core only;
+# a folder may include its own headers and those of folders to its left; envs is included by train,
+# cli and python only. Reads every #include "src/..." / "envs/..." of src/ and envs/ and fails, naming the
 # file and the include, on any that runs against that order.
 #   tests/scripts/check_layers.sh [SOURCE_DIR]
 set -euo pipefail
@@ -12,6 +13,7 @@ find src envs \( -name '*.h' -o -name '*.cpp' \) -print0 | sort -z | xargs -0 aw
     split("core nn attention rl model train cli", order, " ")
     for (i in order) rank[order[i]] = i - 1
     rank["envs"] = "envs"
+    rank["python"] = rank["cli"]
   }
   function folder(path,   parts) {  # src/nn/linear.h -> nn; envs/idx.h -> envs; else ""
     split(path, parts, "/")

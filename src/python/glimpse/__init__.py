@@ -1,0 +1,93 @@
+"""glimpse from Python: the trainer's tasks, its sensors, and its run files.
+
+    import glimpse
+    task = glimpse.Task("cluttered60", seed=1)
+    images, labels = task.batch("train", start=0, count=8)   # float32 (8, 60, 60), int64 (8,)
+    order = task.train_order(epoch=0)      # the trainer's sample order for that epoch (seed's "data" stream)
+    g = glimpse.retina(images, locs, patch=8, scales=3)      # (8, 3, 8, 8), locs float32 (8, 2) in [-1, 1]
+    from glimpse import runs; df = runs.load_experiment("compare")
+
+Task, the sensors and task_names come from the compiled part (glimpse._core, built by scripts/setup
+into build/python/glimpse/); glimpse.runs needs only h5py, numpy and pandas. Samples are rendered by
+the same C++ code as `glimpse train`, so a batch equals the trainer's byte for byte (tests/scripts/
+test_python_package.sh checks it against `glimpse render --out FILE.npy`).
+"""
+import os as _os
+
+# This package: src/python/glimpse/ of a checkout. Its compiled module is built into the checkout's
+# build/python/glimpse/ (GLIMPSE_BUILD names another build folder); extending __path__ lets
+# "from . import _core" find it there.
+ROOT = _os.environ.get("GLIMPSE_ROOT") or _os.path.dirname(_os.path.dirname(_os.path.dirname(
+    _os.path.dirname(_os.path.abspath(__file__)))))
+_BUILD = _os.path.abspath(_os.environ.get("GLIMPSE_BUILD") or _os.path.join(ROOT, "build"))
+__path__.append(_os.path.join(_BUILD, "python", "glimpse"))
+
+_COMPILED = ("Task", "task_names", "retina", "draw_read", "draw_initial_params", "whole_canvas")
+__all__ = list(_COMPILED) + ["runs", "default_data_dir"]
+
+
+def default_data_dir(dataset="mnist"):
+    """The digit files a task reads: the checkout's data/mnist (scripts/setup fetches them), or
+    Debian's Fashion-MNIST for dataset="fashion", as for `glimpse train --dataset`."""
+    if dataset == "mnist":
+        return _os.path.join(ROOT, "data", "mnist")
+    if dataset == "fashion":
+        return "/usr/share/datasets/fashion-mnist"
+    raise ValueError(f"unknown dataset {dataset!r}: expected 'mnist' or 'fashion'")
+
+
+def _compiled():
+    try:
+        from . import _core as core
+    except ImportError as e:
+        raise ImportError(f"glimpse's compiled module was not found in {_os.path.join(_BUILD, 'python', 'glimpse')} "
+                          f"({e}); build it with scripts/setup (needs pybind11-dev and python3-dev)") from None
+    return core
+
+
+class Task:
+    """A registered task (glimpse.task_names()) with its seed: the splits, samples and rendering of
+    `glimpse train --env NAME --seed SEED`.
+
+    Task(name, seed=1, dataset="mnist", data_dir=None); unknown names raise ValueError naming the
+    known ones. Attributes: name, seed, height, width, classes; size(split) for split in "train",
+    "val", "test".
+    """
+
+    def __init__(self, name, seed=1, dataset="mnist", data_dir=None):
+        core = _compiled()
+        if name not in core.task_names():
+            raise ValueError(f"unknown task {name!r}: the registered tasks are {', '.join(core.task_names())}")
+        self._task = core.Task(name, int(seed), data_dir or default_data_dir(dataset))
+
+    name = property(lambda self: self._task.name)
+    seed = property(lambda self: self._task.seed)
+    height = property(lambda self: self._task.height)
+    width = property(lambda self: self._task.width)
+    classes = property(lambda self: self._task.classes)
+
+    def size(self, split):
+        """Samples in split ("train": 50,000, "val": 10,000, "test": 10,000 for the MNIST tasks)."""
+        return self._task.size(split)
+
+    def batch(self, split, start=0, count=1, epoch=0, info=False):
+        """Samples start .. start+count-1 of split, rendered for epoch (training samples are drawn
+        afresh each epoch; validation and test ignore it): images float32 (count, H, W) in [0, 1],
+        labels int64 (count,). With info=True also a dict: query (count,) (strip5's asked digit, -1
+        for the others), box (count, 4) int32 (x0, y0, x1, y1) of the digit, digit (count,) its index
+        in the source file."""
+        return self._task.batch(split, int(start), int(count), int(epoch), bool(info))
+
+    def train_order(self, epoch):
+        """The trainer's order of the training samples in epoch (int64, a permutation of
+        size("train")): step s of the epoch trains on order[s*B:(s+1)*B] for batch size B."""
+        return self._task.train_order(int(epoch))
+
+    def __repr__(self):
+        return f"glimpse.Task({self.name!r}, seed={self.seed}: {self.height}x{self.width}, {self.classes} classes)"
+
+
+def __getattr__(name):  # the compiled functions, loaded on first use (PEP 562)
+    if name in _COMPILED and name != "Task":
+        return getattr(_compiled(), name)
+    raise AttributeError(f"module 'glimpse' has no attribute {name!r}")

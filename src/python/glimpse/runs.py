@@ -1,0 +1,272 @@
+"""Reading glimpse run files (HDF5) into pandas: the reader behind scripts/results.py, plot.py and
+the notebooks.
+
+    from glimpse import runs
+    df = runs.load_experiment("compare")              # one row per run (results/compare/, or its runs/)
+    run = runs.load_run("results/ram_mnist28/runs/run.h5")   # one run, every series
+
+Each row of `load_experiment` / `load_runs` holds the run's configuration as columns (option names
+as on the command line, values converted to numbers where they are numbers), summary columns
+(`epochs_done`, `test_error`, `val_error`, `images`, `images_per_s`, `grad_var`, `grad_snr`), and the
+series as arrays in columns `train`, `eval`, `diagnostics` (each a DataFrame).
+
+Every load checks the file first (`check_file`: the CRC-32 glimpse appends to every run file) and
+raises ValueError naming a damaged file or one that is not a glimpse run file; `load_params` also
+checks the checkpoint's digest. A file edited with h5py loses that checksum (HDF5 rewrites the end
+of the file): `reseal` appends a new one. Needs h5py, numpy and pandas only (not the compiled part).
+"""
+import glob
+import math
+import os
+import sys
+import zlib
+
+import h5py
+import numpy as np
+import pandas as pd
+
+# The checkout this package lives in (src/python/glimpse/runs.py), for results/NAME; GLIMPSE_ROOT overrides.
+ROOT = os.environ.get("GLIMPSE_ROOT") or os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+SUMMARY = ["epochs_done", "best_val_error", "best_epoch", "test_error_at_best", "test_error", "val_error", "images",
+           "images_per_s", "grad_var", "grad_snr"]
+
+
+def _value(v):
+    """Attribute strings to int/float/bool where they are such."""
+    if isinstance(v, bytes):
+        v = v.decode()
+    if not isinstance(v, str):
+        return v
+    if v in ("true", "false"):
+        return v == "true"
+    for cast in (int, float):
+        try:
+            return cast(v)
+        except ValueError:
+            pass
+    return v
+
+
+def _group(f, name):
+    if name not in f:
+        return pd.DataFrame()
+    g = f[name]
+    return pd.DataFrame({k: np.asarray(g[k]) for k in g.keys() if isinstance(g[k], h5py.Dataset)})
+
+
+def _checkpoint_slot(f):
+    """The checkpoint group glimpse loads: the complete slot with the most steps (None if none)."""
+    slots = [s for s in ("checkpoint", "checkpoint_next", "checkpoint_prev", "checkpoint_new")
+             if s in f and _value(f[s].attrs.get("complete", "0")) == 1]
+    return max(slots, key=lambda s: int(_value(f[s].attrs["step"]))) if slots else None
+
+
+def _checkpoint_epoch(f):
+    slot = _checkpoint_slot(f)
+    return int(_value(f[slot].attrs["epoch"])) if slot else 0
+
+
+TRAILER_TAG = b"\n#glimpse crc32 "
+TRAILER_SIZE = len(TRAILER_TAG) + 9
+
+
+def check_file(path):
+    """Raises ValueError naming `path` unless its bytes match the CRC-32 glimpse stored at its end. A
+    file of the earliest HDF5 format without one (written by an older glimpse) passes unchecked."""
+    data = open(path, "rb").read()
+    if data[:8] != b"\x89HDF\r\n\x1a\n":
+        raise ValueError(f"{path} is not an HDF5 file")
+    if data[-TRAILER_SIZE:-9] != TRAILER_TAG or not data.endswith(b"\n"):
+        if data[8] >= 2:  # the checksummed format glimpse writes, without its checksum
+            raise ValueError(f"{path} is damaged: the checksum glimpse writes at its end is missing "
+                             "(edited with h5py? glimpse.runs.reseal(path) appends a new one)")
+        return
+    stored = data[-9:-1].decode("ascii", "replace")
+    now = "%08x" % zlib.crc32(data[:-TRAILER_SIZE])
+    if stored != now:
+        raise ValueError(f"{path} is damaged: its bytes have CRC-32 {now}, glimpse stored {stored}")
+
+
+def reseal(path):
+    """After editing a run file with h5py: append the checksum glimpse checks (the edit is trusted)."""
+    data = open(path, "rb").read()
+    if data[-TRAILER_SIZE:-9] == TRAILER_TAG:
+        data = data[:-TRAILER_SIZE]
+    with open(path, "wb") as f:
+        f.write(data + TRAILER_TAG + (b"%08x\n" % zlib.crc32(data)))
+
+
+def load_params(path):
+    """The parameters of the run's checkpoint (float32), checked against the digest stored with
+    them; a dict name -> array shaped as in the model."""
+    check_file(path)
+    with h5py.File(path, "r", locking=False) as f:
+        slot = _checkpoint_slot(f)
+        if slot is None:
+            raise ValueError(f"{path} holds no complete checkpoint")
+        g = f[slot]
+        flat = np.asarray(g["params"], dtype="<f4")
+        digest = g.attrs.get("digest:params")
+        if digest is not None:
+            digest = digest.decode() if isinstance(digest, bytes) else digest
+            now = "crc32:%08x" % zlib.crc32(flat.tobytes())
+            if now != digest:
+                raise ValueError(f"{path} is damaged: the checkpoint's params ({slot}/params) have digest "
+                                 f"{now}, {digest} was stored with them")
+        names = _value(g.attrs["param_names"]).split("\n")
+        shapes = _value(g.attrs["param_shapes"]).split("\n")
+        offsets = np.asarray(g["param_offsets"])
+        out = {}
+        for name, shape, off in zip(names, shapes, offsets):
+            dims = [int(d) for d in shape.split("x")]
+            n = int(np.prod(dims))
+            out[name] = flat[off:off + n].reshape(dims)
+        return out
+
+
+def load_run(path):
+    """One run as a dict: config (dict), train/eval/diagnostics (DataFrames), trajectories and
+    attention (dicts of arrays)."""
+    check_file(path)
+    with h5py.File(path, "r", locking=False) as f:
+        if "glimpse_version" not in f.attrs:
+            raise ValueError(f"{path} is not a glimpse run file")
+        config = {k: _value(v) for k, v in f.attrs.items()}
+        run = {
+            "path": path,
+            "config": config,
+            "train": _group(f, "train"),
+            "eval": _group(f, "eval"),
+            "diagnostics": _group(f, "diagnostics"),
+            "trajectories": {k: np.asarray(v) for k, v in f["trajectories"].items()} if "trajectories" in f else {},
+            # strip5 runs: fixed test strips and, per evaluation, every query's weights over the slots
+            "attention": {k: np.asarray(v) for k, v in f["attention"].items()} if "attention" in f else {},
+            "epochs_done": _checkpoint_epoch(f),
+        }
+    return run
+
+
+def summary(run):
+    """The summary numbers of one run (NaN where not recorded). best_*: the evaluation with the lowest
+    validation error (the first such), the one to select on; test_error_at_best is its test error,
+    reported for it, never used to choose."""
+    tr, ev, dg = run["train"], run["eval"], run["diagnostics"]
+    images = float(tr["images"].iloc[-1]) if len(tr) else math.nan
+    wall = float(tr["wall_s"].iloc[-1]) if len(tr) else math.nan
+    best = int(np.argmin(ev["val_error"].to_numpy())) if len(ev) else None
+    return {
+        "epochs_done": run["epochs_done"],
+        "best_val_error": float(ev["val_error"].iloc[best]) if best is not None else math.nan,
+        "best_epoch": float(ev["epoch"].iloc[best]) if best is not None else math.nan,
+        "test_error_at_best": float(ev["test_error"].iloc[best]) if best is not None else math.nan,
+        "test_error": float(ev["test_error"].iloc[-1]) if len(ev) else math.nan,
+        "val_error": float(ev["val_error"].iloc[-1]) if len(ev) else math.nan,
+        "images": images,
+        "images_per_s": images / wall if wall and wall > 0 else math.nan,
+        "wall_s": wall,
+        "grad_var": float(dg["grad_var"].mean()) if len(dg) else math.nan,
+        "grad_snr": float(dg["grad_snr"].mean()) if len(dg) else math.nan,
+    }
+
+
+# Options that do not make a configuration: the seed, and how a run was run (as glimpse summarize).
+NOT_CONFIGURATION = {"seed", "run-id", "threads", "parallel", "data-dir", "log-every"}
+# Two-sided 95% quantiles of Student's t, df = 1..30 (1.96 beyond).
+T95 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145,
+       2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048,
+       2.045, 2.042]
+
+
+# Root attributes that describe the file, not the run's options.
+METADATA = {"glimpse_version", "source_commit", "created_utc", "parameters", "slim", "stopped_reason"}
+
+
+def configuration_key(config):
+    """The options that make runs the same configuration, as a hashable value."""
+    return tuple(sorted((k, str(v)) for k, v in config.items()
+                        if k not in NOT_CONFIGURATION and k not in METADATA and not k.startswith("rollback_")))
+
+
+def group_seeds(df, value="test_error_at_best"):
+    """Pools the rows of load_runs / load_experiment that differ only in seed: one row per
+    configuration with n, mean, std (sample), ci95 (half-width of the 95% interval of the mean,
+    Student's t) of `value` (default: each run's test error at its best validation error), the runs,
+    and the validation error pooled likewise (best_val_mean, best_val_std)."""
+    rows = {}
+    for _, r in df.iterrows():
+        key = configuration_key({k: r[k] for k in r["options"]})
+        rows.setdefault(key, []).append(r)
+    out = []
+    for key, members in rows.items():
+        v = np.array([m[value] for m in members if not math.isnan(m[value])])
+        bv = np.array([m["best_val_error"] for m in members if not math.isnan(m["best_val_error"])])
+        n = len(v)
+        std = float(v.std(ddof=1)) if n > 1 else math.nan
+        ci = (T95[n - 2] if 2 <= n <= 31 else 1.96) * std / math.sqrt(n) if n > 1 else math.nan
+        first = members[0]
+        out.append({**{k: first[k] for k in ("env", "attention", "baseline", "samples", "glimpses") if k in first},
+                    "runs": [m["run"] for m in members], "n": n, "mean": float(v.mean()) if n else math.nan,
+                    "std": std, "ci95": ci, "best_val_mean": float(bv.mean()) if len(bv) else math.nan,
+                    "best_val_std": float(bv.std(ddof=1)) if len(bv) > 1 else math.nan,
+                    "images_per_s": float(np.nanmean([m["images_per_s"] for m in members])),
+                    "wall_min": float(np.nanmean([m["wall_s"] for m in members])) / 60,
+                    "finished": all(m["epochs_done"] >= m["epochs"] for m in members if "epochs" in m), "key": key})
+    return pd.DataFrame(out)
+
+
+def pivot_table(groups, rows="env", cols="attention", order=None, row_order=None):
+    """A markdown table of group_seeds' rows: one row per value of `rows`, one column per value of
+    `cols` (in order of first appearance); each cell the mean +- std (n) of the validation-selected
+    test error in %, the mean images/s and the mean training wall time in minutes; "(running)" marks a
+    cell whose runs have not all finished."""
+    rvals = list(dict.fromkeys(groups[rows])) if len(groups) else []
+    cvals = list(dict.fromkeys(groups[cols])) if len(groups) else []
+    if order:  # the given columns first, in that order
+        cvals = [c for c in order if c in cvals] + [c for c in cvals if c not in order]
+    if row_order:  # likewise the rows
+        rvals = [r for r in row_order if r in rvals] + [r for r in rvals if r not in row_order]
+    lines = ["| " + rows + " | " + " | ".join(str(c) for c in cvals) + " |", "|---" * (len(cvals) + 1) + "|"]
+    for r in rvals:
+        cells = []
+        for c in cvals:
+            g = groups[(groups[rows] == r) & (groups[cols] == c)]
+            if not len(g):
+                cells.append("")
+                continue
+            g = g.iloc[0]
+            err = f"{100 * g['mean']:.2f}" + (f" +- {100 * g['std']:.2f}" if g["n"] > 1 else "") + f" (n={g['n']})"
+            cells.append(f"{err}; {g['images_per_s']:,.0f}/s; {g['wall_min']:.1f} min" +
+                         ("" if g["finished"] else " (running)"))
+        lines.append(f"| {r} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def load_runs(paths):
+    """A DataFrame, one row per run file: configuration, summary, and the series."""
+    rows = []
+    for p in paths:
+        run = load_run(p)
+        row = {"run": os.path.splitext(os.path.basename(p))[0], "path": p}
+        row.update(run["config"])
+        row["options"] = tuple(run["config"])
+        row.update(summary(run))
+        row.update({"train": run["train"], "eval": run["eval"], "diagnostics": run["diagnostics"]})
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def experiment_paths(name, results_dir=None):
+    """The run files of experiment NAME: results/NAME/*.h5 (a sweep's own, full files) or, where the
+    folder holds none (a fresh clone: full files are not committed), the slim copies in
+    results/NAME/runs/*.h5."""
+    d = results_dir or os.path.join(ROOT, "results", name)
+    for pattern in ("*.h5", os.path.join("runs", "*.h5")):
+        paths = sorted(glob.glob(os.path.join(d, pattern)))
+        if paths:
+            return paths
+    raise FileNotFoundError(f"no run files in {d} or {os.path.join(d, 'runs')}")
+
+
+def load_experiment(name, results_dir=None):
+    """Every run file of experiment NAME (experiment_paths), one row per run."""
+    return load_runs(experiment_paths(name, results_dir))

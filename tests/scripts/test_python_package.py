@@ -1,0 +1,127 @@
+#!/usr/bin/python3
+"""The Python package against the C++ trainer: run from an empty folder with Debian's python3.
+
+    tests/scripts/test_python_package.py SOURCE_DIR GLIMPSE_BINARY BUILD_DIR
+
+1. Every registered task's batches equal `glimpse render --out FILE.npy` byte for byte (train at two
+   epochs, val, test), labels included.
+2. train_order is a permutation, fixed by the seed, new each epoch, and the first epoch's differs
+   between seeds.
+3. The sensors: the retina equals a NumPy reference (crop, block means, zeros outside), the whole-
+   canvas view equals block means, DRAW's initial read of a constant image is constant.
+4. Bad input: an unknown task raises ValueError naming the known ones; a file that is not a glimpse
+   run file raises ValueError naming its path.
+Exits non-zero on the first failure, saying what differed.
+"""
+import os
+import subprocess
+import sys
+import tempfile
+
+import h5py
+import numpy as np
+
+src, binary, build = (os.path.abspath(a) for a in sys.argv[1:4])
+os.environ["GLIMPSE_BUILD"] = build
+sys.path.insert(0, os.path.join(src, "src", "python"))
+work = tempfile.mkdtemp(prefix="glimpse_py_")
+os.chdir(work)  # "from any folder"
+
+import glimpse  # noqa: E402
+from glimpse import runs  # noqa: E402
+
+checked = 0
+
+
+def expect(cond, what):
+    global checked
+    if not cond:
+        print("FAIL:", what)
+        sys.exit(1)
+    checked += 1
+
+
+# 1. Byte for byte against the trainer's rendering.
+for name in glimpse.task_names():
+    for seed in (1, 7):
+        task = glimpse.Task(name, seed=seed)
+        for split, start, epoch in (("train", 0, 0), ("train", 123, 3), ("val", 9990, 0), ("test", 17, 0)):
+            count = 5 if split != "val" else 10
+            out = os.path.join(work, f"{name}-{split}.npy")
+            cmd = [binary, "render", "--env", name, "--seed", str(seed), "--split", split, "--start", str(start),
+                   "--count", str(count), "--epoch", str(epoch), "--out", out, "--force",
+                   "--data-dir", os.path.join(src, "data", "mnist")]
+            text = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
+            want_labels = [int(v) for v in text.splitlines()[0].split()[1:]]
+            want = np.load(out)
+            images, labels = task.batch(split, start=start, count=count, epoch=epoch)
+            where = f"{name} seed {seed} {split} [{start}, {start + count}) epoch {epoch}"
+            expect(images.dtype == np.float32 and images.shape == (count, task.height, task.width),
+                   f"{where}: images {images.dtype} {images.shape}")
+            expect(labels.dtype == np.int64 and labels.shape == (count,), f"{where}: labels {labels.dtype}")
+            expect(images.tobytes() == want.tobytes(), f"{where}: images differ from glimpse render's")
+            expect(labels.tolist() == want_labels, f"{where}: labels {labels.tolist()} != {want_labels}")
+        if name == "strip5":
+            _, _, info = task.batch("test", 0, 4, info=True)
+            expect(((info["query"] >= 0) & (info["query"] <= 9)).all(), "strip5 queries are digits")
+        else:
+            images, _, info = task.batch("test", 0, 4, info=True)
+            expect((info["query"] == -1).all(), f"{name}: no query")
+            for img, (x0, y0, x1, y1) in zip(images, info["box"]):
+                expect(img[y0:y1, x0:x1].max() > 0.5, f"{name}: the digit's box holds ink")
+
+# The contract of the issue, as written.
+task = glimpse.Task("cluttered60", seed=1)
+images, labels = task.batch("train", start=0, count=8)
+expect(images.dtype == np.float32 and images.shape == (8, 60, 60), "contract: float32 (8, 60, 60)")
+expect(labels.dtype == np.int64 and labels.shape == (8,), "contract: int64 (8,)")
+expect(task.size("train") == 50000 and task.size("val") == 10000 and task.size("test") == 10000, "split sizes")
+
+# 2. The training order.
+o0, o1 = task.train_order(0), task.train_order(1)
+expect(sorted(o0.tolist()) == list(range(50000)), "train_order is a permutation")
+expect((o0 == task.train_order(0)).all() and not (o0 == o1).all(), "fixed by seed, new each epoch")
+expect(not (o0 == glimpse.Task("cluttered60", seed=2).train_order(0)).all(), "differs between seeds")
+
+# 3. Sensors against NumPy references.
+rng = np.random.default_rng(0)
+x = rng.random((3, 60, 60), dtype=np.float32)
+loc = np.array([[0, 0], [-0.5, 0.25], [0.95, -0.9]], np.float32)
+g = glimpse.retina(x, loc, patch=8, scales=2)
+expect(g.shape == (3, 2, 8, 8), f"retina shape {g.shape}")
+pad = np.pad(x, ((0, 0), (60, 60), (60, 60)))
+for b in range(3):
+    cx, cy = 30 + loc[b, 0] * 30, 30 + loc[b, 1] * 30
+    for s, f in enumerate((1, 2)):
+        size = 8 * f
+        x0, y0 = int(np.floor(cx - size / 2 + 0.5)), int(np.floor(cy - size / 2 + 0.5))
+        crop = pad[b, 60 + y0:60 + y0 + size, 60 + x0:60 + x0 + size]
+        ref = crop.reshape(8, f, 8, f).mean(axis=(1, 3))
+        expect(np.allclose(g[b, s], ref, atol=1e-5), f"retina glimpse {b} scale {s} differs from the NumPy crop")
+w = glimpse.whole_canvas(x, patch=6, scales=1)  # 6 x 6 view of 60 x 60: 10 x 10 block means
+expect(np.allclose(w, x.reshape(3, 6, 10, 6, 10).mean(axis=(2, 4)), atol=1e-5), "whole-canvas view = block means")
+params = np.tile(np.asarray(glimpse.draw_initial_params(n=12, scales=1, sigma=3.0), np.float32), (3, 1))
+r = glimpse.draw_read(np.full((3, 60, 60), 0.5, np.float32), params, n=12, scales=1, sigma=3.0)
+expect(r.shape == (3, 1, 12, 12) and np.allclose(r, 0.5, atol=1e-4), "DRAW's read of a constant image")
+
+# 4. Bad input.
+try:
+    glimpse.Task("cluttered61")
+    expect(False, "an unknown task raises")
+except ValueError as e:
+    expect("cluttered60" in str(e) and "strip5" in str(e), f"the error names the known tasks: {e}")
+try:
+    task.batch("train", start=49998, count=5)
+    expect(False, "a batch past the split raises")
+except ValueError as e:
+    expect("outside" in str(e), f"a batch past the split: {e}")
+other = os.path.join(work, "other.h5")
+with h5py.File(other, "w") as f:
+    f["x"] = np.zeros(3)
+try:
+    runs.load_run(other)
+    expect(False, "a non-glimpse HDF5 file raises")
+except ValueError as e:
+    expect(other in str(e), f"the error names the file: {e}")
+
+print(f"python package: {checked} checks passed ({', '.join(glimpse.task_names())})")
