@@ -5,25 +5,20 @@ learned baseline, hybrid loss, Adam, batch 128), to compare training speed on th
 
     scripts/bench/ram_torch.py [--threads 2] [--images 25600] [--data-dir data/mnist]
 
-Last line: images_per_s=F. Uses Debian's python3-torch; data are read from the IDX files directly.
+Last line: images_per_s=F. Uses Debian's python3-torch; the images are the trainer's own mnist28
+training split, from the Python package (glimpse.Task, zero-copy into NumPy).
 """
 import argparse
 import os
-import struct
+import sys
 import time
 
-import numpy as np
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-
-def read_idx(path):
-    with open(path, "rb") as f:
-        data = f.read()
-    dims = data[3]
-    shape = struct.unpack(">" + "I" * dims, data[4:4 + 4 * dims])
-    return np.frombuffer(data, dtype=np.uint8, offset=4 + 4 * dims).reshape(shape)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "src", "python"))
+import glimpse  # noqa: E402  (the checkout's package, whatever glimpse.pth names)
 
 
 class Ram(nn.Module):
@@ -49,13 +44,15 @@ class Ram(nn.Module):
         b = torch.arange(B)[:, None, None]
         return padded[b, rows[:, :, None], cols[:, None, :]].reshape(B, g * g)
 
-    def forward(self, images):
+    def forward(self, images, greedy=False):
+        """Logits (B, 10), log-probabilities of the locations (B, T), baselines (B, T); greedy: every
+        location is the policy's mean (evaluation)."""
         B = images.shape[0]
         h = images.new_zeros(B, self.core_in.out_features)
         logps, baselines = [], []
         for t in range(self.steps):
             mu = torch.tanh(self.loc(h.detach()))
-            l = (mu + self.std * torch.randn_like(mu)).detach()
+            l = (mu if greedy else mu + self.std * torch.randn_like(mu)).detach()
             logps.append(torch.distributions.Normal(mu, self.std).log_prob(l).sum(1))
             baselines.append(self.base(h.detach()).squeeze(1))
             x = self.glimpse(images, l.clamp(-1, 1))
@@ -69,12 +66,12 @@ def main():
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--images", type=int, default=25600)
     p.add_argument("--batch", type=int, default=128)
-    p.add_argument("--data-dir", default=os.path.join(os.path.dirname(__file__), "..", "..", "data", "mnist"))
+    p.add_argument("--data-dir", default=None, help="MNIST folder (default: the checkout's data/mnist)")
     a = p.parse_args()
     torch.set_num_threads(a.threads)
     torch.manual_seed(1)
-    x = torch.from_numpy(read_idx(os.path.join(a.data_dir, "train-images-idx3-ubyte"))[:50000].astype(np.float32) / 255)
-    y = torch.from_numpy(read_idx(os.path.join(a.data_dir, "train-labels-idx1-ubyte"))[:50000].astype(np.int64))
+    images, labels = glimpse.Task("mnist28", seed=1, data_dir=a.data_dir).batch("train", start=0, count=50000)
+    x, y = torch.from_numpy(images), torch.from_numpy(labels)
     model = Ram()
     opt = torch.optim.Adam(model.parameters(), lr=1e-3)
 

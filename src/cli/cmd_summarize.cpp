@@ -67,7 +67,7 @@ int RunSummarize(int argc, char** argv) {
     Check(runs.size() == 1, "--status takes one run file");
     const RunFile f(runs[0], RunFile::Mode::kReadOnly);
     const ExperimentConfig cfg = ConfigFromRun(f);
-    const std::int64_t done = HasCheckpoint(f) ? LoadCheckpoint(f).epoch : 0;
+    const std::int64_t done = EpochsDone(f);
     std::cout << (done >= cfg.epochs ? "finished" : done > 0 ? "partial" : "new") << "\n";
     return 0;
   }
@@ -84,7 +84,7 @@ int RunSummarize(int argc, char** argv) {
     const RunFile f(path, RunFile::Mode::kReadOnly);
     const ExperimentConfig cfg = ConfigFromRun(f);
     groups[ConfigurationKey(cfg)].push_back(i);
-    const std::int64_t done = HasCheckpoint(f) ? LoadCheckpoint(f).epoch : 0;
+    const std::int64_t done = EpochsDone(f);
     const auto test = f.SeriesLength("/eval") ? f.ReadSeries("/eval", "test_error") : std::vector<double>{};
     const auto val = f.SeriesLength("/eval") ? f.ReadSeries("/eval", "val_error") : std::vector<double>{};
     const auto images = f.SeriesLength("/train") ? f.ReadSeries("/train", "images") : std::vector<double>{};

@@ -62,30 +62,22 @@ class PyTask {
   // and source digit indices (count,).
   py::tuple Batch(const std::string& split_name, std::int64_t start, std::int64_t count, std::int64_t epoch,
                   bool info) const {
-    const glimpse::Split split = glimpse::ParseSplit(split_name);
-    const std::int64_t n = task_->size(split);
+    const std::int64_t n = task_->size(glimpse::ParseSplit(split_name));
     Check(count >= 0 && start >= 0 && start + count <= n, "samples ", start, "..", start + count - 1,
           " are outside the ", split_name, " split of ", n, " samples");
-    Check(epoch >= 0, "epoch: expected >= 0, found ", epoch);
-    py::array_t<float> images({static_cast<py::ssize_t>(count), static_cast<py::ssize_t>(height()),
-                               static_cast<py::ssize_t>(width())});
-    py::array_t<std::int64_t> labels(count), queries(count), digits(count);
-    py::array_t<std::int32_t> boxes({static_cast<py::ssize_t>(count), py::ssize_t{4}});
-    float* out = images.mutable_data();
-    auto l = labels.mutable_unchecked<1>(), q = queries.mutable_unchecked<1>(), d = digits.mutable_unchecked<1>();
-    auto b = boxes.mutable_unchecked<2>();
-    {
-      py::gil_scoped_release release;
-      for (std::int64_t i = 0; i < count; ++i) {
-        const glimpse::SampleInfo s = task_->Render(split, start + i, epoch, out + i * task_->pixels());
-        l(i) = s.label, q(i) = s.query, d(i) = s.digit;
-        b(i, 0) = s.box.x0, b(i, 1) = s.box.y0, b(i, 2) = s.box.x1, b(i, 3) = s.box.y1;
-      }
-    }
-    if (!info) return py::make_tuple(images, labels);
-    py::dict extra;
-    extra["query"] = queries, extra["box"] = boxes, extra["digit"] = digits;
-    return py::make_tuple(images, labels, extra);
+    std::vector<std::int64_t> indices(static_cast<std::size_t>(count));
+    for (std::int64_t i = 0; i < count; ++i) indices[i] = start + i;
+    return Render(split_name, indices, epoch, info);
+  }
+
+  // The samples of `split` at `indices` (any order, repeats allowed), as Batch.
+  py::tuple Samples(const std::string& split_name, py::array_t<std::int64_t, py::array::c_style | py::array::forcecast> idx,
+                    std::int64_t epoch, bool info) const {
+    Check(idx.ndim() == 1, "indices: expected a 1-d array, found ", idx.ndim(), " dimensions");
+    const std::int64_t n = task_->size(glimpse::ParseSplit(split_name));
+    std::vector<std::int64_t> indices(idx.data(), idx.data() + idx.size());
+    for (std::int64_t i : indices) Check(0 <= i && i < n, "index ", i, " is outside the ", split_name, " split of ", n, " samples");
+    return Render(split_name, indices, epoch, info);
   }
 
   py::array_t<std::int64_t> TrainOrder(std::int64_t epoch) const {
@@ -96,6 +88,31 @@ class PyTask {
   }
 
  private:
+  py::tuple Render(const std::string& split_name, const std::vector<std::int64_t>& indices, std::int64_t epoch,
+                   bool info) const {
+    const glimpse::Split split = glimpse::ParseSplit(split_name);
+    Check(epoch >= 0, "epoch: expected >= 0, found ", epoch);
+    const auto count = static_cast<py::ssize_t>(indices.size());
+    py::array_t<float> images({count, static_cast<py::ssize_t>(height()), static_cast<py::ssize_t>(width())});
+    py::array_t<std::int64_t> labels(count), queries(count), digits(count);
+    py::array_t<std::int32_t> boxes({count, py::ssize_t{4}});
+    float* out = images.mutable_data();
+    auto l = labels.mutable_unchecked<1>(), q = queries.mutable_unchecked<1>(), d = digits.mutable_unchecked<1>();
+    auto b = boxes.mutable_unchecked<2>();
+    {
+      py::gil_scoped_release release;
+      for (py::ssize_t i = 0; i < count; ++i) {
+        const glimpse::SampleInfo s = task_->Render(split, indices[i], epoch, out + i * task_->pixels());
+        l(i) = s.label, q(i) = s.query, d(i) = s.digit;
+        b(i, 0) = s.box.x0, b(i, 1) = s.box.y0, b(i, 2) = s.box.x1, b(i, 3) = s.box.y1;
+      }
+    }
+    if (!info) return py::make_tuple(images, labels);
+    py::dict extra;
+    extra["query"] = queries, extra["box"] = boxes, extra["digit"] = digits;
+    return py::make_tuple(images, labels, extra);
+  }
+
   const glimpse::TaskKind& kind_;
   std::uint64_t seed_;
   std::string data_dir_;
@@ -159,6 +176,8 @@ PYBIND11_MODULE(_core, m) {
       .def_property_readonly("classes", &PyTask::classes)
       .def("size", &PyTask::size, py::arg("split"))
       .def("batch", &PyTask::Batch, py::arg("split"), py::arg("start"), py::arg("count"), py::arg("epoch") = 0,
+           py::arg("info") = false)
+      .def("samples", &PyTask::Samples, py::arg("split"), py::arg("indices"), py::arg("epoch") = 0,
            py::arg("info") = false)
       .def("train_order", &PyTask::TrainOrder, py::arg("epoch"));
 

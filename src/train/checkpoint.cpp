@@ -156,6 +156,18 @@ std::string BestSlot(const RunFile& f) {
 }  // namespace
 
 bool HasCheckpoint(const RunFile& f) { return !BestSlot(f).empty(); }
+
+std::int64_t EpochsDone(const RunFile& f) {
+  if (HasCheckpoint(f)) return LoadCheckpoint(f).epoch;
+  const auto attrs = f.Attributes("/");
+  const auto it = attrs.find("epochs_done");
+  if (it == attrs.end()) return 0;
+  try {
+    return std::stoll(it->second);
+  } catch (const std::exception&) {
+    Fail("'", f.path(), "': root attribute epochs_done is '", it->second, "', not a whole number");
+  }
+}
 std::string CheckpointGroup(const RunFile& f) { return BestSlot(f); }
 
 Checkpoint LoadCheckpoint(const RunFile& f) {

@@ -33,6 +33,9 @@ struct Checkpoint {
 
 void SaveCheckpoint(RunFile& file, const Checkpoint& c);
 bool HasCheckpoint(const RunFile& file);
+// Epochs the run has completed: its checkpoint's epoch; for a run file written by another framework
+// (no checkpoint, the root attribute "epochs_done": glimpse.runs.write_run) that attribute; else 0.
+std::int64_t EpochsDone(const RunFile& file);
 // The group of the checkpoint LoadCheckpoint reads ("" if none), and every checkpoint group name.
 std::string CheckpointGroup(const RunFile& file);
 const std::vector<std::string>& CheckpointGroups();

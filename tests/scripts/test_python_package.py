@@ -5,7 +5,7 @@
 
 1. Every registered task's batches equal `glimpse render --out FILE.npy` byte for byte (train at two
    epochs, val, test), labels included.
-2. train_order is a permutation, fixed by the seed, new each epoch, and the first epoch's differs
+2. samples(split, indices) equals batch row by row; train_order is a permutation, fixed by the seed, new each epoch, and the first epoch's differs
    between seeds.
 3. The sensors: the retina equals a NumPy reference (crop, block means, zeros outside), the whole-
    canvas view equals block means, DRAW's initial read of a constant image is constant.
@@ -77,8 +77,12 @@ expect(images.dtype == np.float32 and images.shape == (8, 60, 60), "contract: fl
 expect(labels.dtype == np.int64 and labels.shape == (8,), "contract: int64 (8,)")
 expect(task.size("train") == 50000 and task.size("val") == 10000 and task.size("test") == 10000, "split sizes")
 
-# 2. The training order.
+# 2. The training order, and samples at any indices.
 o0, o1 = task.train_order(0), task.train_order(1)
+a, la = task.samples("train", o0[:6], epoch=2)
+for r, i in enumerate(o0[:6]):
+    b, lb = task.batch("train", start=int(i), count=1, epoch=2)
+    expect(a[r].tobytes() == b[0].tobytes() and la[r] == lb[0], "samples at indices equal the batch rows")
 expect(sorted(o0.tolist()) == list(range(50000)), "train_order is a permutation")
 expect((o0 == task.train_order(0)).all() and not (o0 == o1).all(), "fixed by seed, new each epoch")
 expect(not (o0 == glimpse.Task("cluttered60", seed=2).train_order(0)).all(), "differs between seeds")

@@ -78,6 +78,11 @@ class Task:
         in the source file."""
         return self._task.batch(split, int(start), int(count), int(epoch), bool(info))
 
+    def samples(self, split, indices, epoch=0, info=False):
+        """The samples of split at indices (a 1-d integer array, any order), as batch returns them:
+        e.g. task.samples("train", task.train_order(e)[s*B:(s+1)*B], epoch=e) is the trainer's step s."""
+        return self._task.samples(split, indices, int(epoch), bool(info))
+
     def train_order(self, epoch):
         """The trainer's order of the training samples in epoch (int64, a permutation of
         size("train")): step s of the epoch trains on order[s*B:(s+1)*B] for batch size B."""

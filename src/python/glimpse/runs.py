@@ -19,6 +19,7 @@ import glob
 import math
 import os
 import sys
+import time
 import zlib
 
 import h5py
@@ -62,8 +63,11 @@ def _checkpoint_slot(f):
 
 
 def _checkpoint_epoch(f):
+    """Epochs done: the checkpoint's, or a run written by another framework's epochs_done (write_run)."""
     slot = _checkpoint_slot(f)
-    return int(_value(f[slot].attrs["epoch"])) if slot else 0
+    if slot:
+        return int(_value(f[slot].attrs["epoch"]))
+    return int(_value(f.attrs["epochs_done"])) if "epochs_done" in f.attrs else 0
 
 
 TRAILER_TAG = b"\n#glimpse crc32 "
@@ -94,6 +98,40 @@ def reseal(path):
         data = data[:-TRAILER_SIZE]
     with open(path, "wb") as f:
         f.write(data + TRAILER_TAG + (b"%08x\n" % zlib.crc32(data)))
+
+
+def write_run(path, config, train, evals, trained_by, epochs_done, version="0.1.0"):
+    """Writes a run file for a run trained outside glimpse (PyTorch, JAX, ...), which glimpse
+    summarize, scripts/results.py, plot.py and the notebooks then read like a glimpse run.
+
+    config: the run's options under glimpse's option names ("env", "seed", "epochs", "batch",
+    "attention", "run-id", ...; values as strings or numbers); options left out read as glimpse's
+    defaults. train / evals: dicts of equal-length 1-d sequences, the series /train (step, epoch,
+    images, loss_action, wall_s, ...) and /eval (step, epoch, val_error, test_error as fractions).
+    trained_by: what trained it (stored, and summarized as such); epochs_done: the epochs completed
+    (a glimpse run's checkpoint says this; such a file has no checkpoint, so it cannot be resumed or
+    evaluated with glimpse eval). Written to PATH.tmp in the checksummed format and renamed into place.
+    """
+    for name, series in (("train", train), ("eval", evals)):
+        lengths = {len(v) for v in series.values()}
+        if len(lengths) > 1:
+            raise ValueError(f"{path}: the {name} series differ in length ({sorted(lengths)})")
+    for need in ("val_error", "test_error", "epoch", "step"):
+        if need not in evals:
+            raise ValueError(f"{path}: the eval series need {need!r}")
+    tmp = path + ".tmp"
+    with h5py.File(tmp, "w", libver=("v110", "v110")) as f:
+        attrs = {str(k): str(v).lower() if isinstance(v, bool) else str(v) for k, v in config.items()}
+        attrs.update({"glimpse_version": version, "trained_by": str(trained_by), "epochs_done": str(int(epochs_done)),
+                      "created_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())})
+        for k, v in attrs.items():
+            f.attrs.create(k, np.bytes_(v.encode() or b" "))
+        for name, series in (("train", train), ("eval", evals)):
+            g = f.create_group(name)
+            for k, v in series.items():
+                g.create_dataset(k, data=np.asarray(v, dtype=np.float64), maxshape=(None,), chunks=True, fletcher32=True)
+    reseal(tmp)
+    os.replace(tmp, path)
 
 
 def load_params(path):
@@ -178,7 +216,8 @@ T95 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.
 
 
 # Root attributes that describe the file, not the run's options.
-METADATA = {"glimpse_version", "source_commit", "created_utc", "parameters", "slim", "stopped_reason"}
+METADATA = {"glimpse_version", "source_commit", "created_utc", "parameters", "slim", "stopped_reason", "trained_by",
+            "epochs_done"}
 
 
 def configuration_key(config):
