@@ -1,11 +1,13 @@
 // glimpse info: version, build, BLAS threads, and a summary of a data set. The smoke run of setup.
 #include <iostream>
+#include <thread>
 
 #include "envs/dataset.h"
 #include "src/core/version.h"
 #include "src/cli/commands.h"
 #include "src/cli/options.h"
 #include "src/core/blas.h"
+#include "src/core/usable_cores.h"
 
 namespace glimpse::cli {
 
@@ -20,6 +22,8 @@ int RunInfo(int argc, char** argv) {
   if (!ParseOrHelp(argc, argv, desc, vm, "glimpse info [options]")) return 0;
   std::cout << "glimpse " << Version() << " (commit " << SourceCommit() << ")\n";
   std::cout << "blas_threads=" << GetBlasThreads() << "\n";
+  std::cout << "usable_cores=" << UsableCores() << " (what --threads 0 uses; CPU affinity " << AffinityCores()
+            << " of the machine's " << std::thread::hardware_concurrency() << ", less under a cgroup CPU quota)\n";
   std::string dir = vm["data-dir"].as<std::string>();
   if (dir.empty()) dir = DefaultDataDir(vm["dataset"].as<std::string>());
   const DigitDataset d = LoadDigitDataset(dir);

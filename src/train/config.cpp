@@ -1,13 +1,13 @@
 #include "src/train/config.h"
 
 #include <algorithm>
-#include <thread>
 
 #include "envs/tasks.h"
 #include "src/attention/attentions.h"
 #include "src/core/error.h"
 #include "src/core/optimizer.h"
 #include "src/core/schedule.h"
+#include "src/core/usable_cores.h"
 #include "src/model/cores.h"
 #include "src/rl/baseline.h"
 #include "src/rl/policies.h"
@@ -84,7 +84,7 @@ std::vector<OptionSpec> MakeOptions() {
       Num("clip", "optimizer", "clip the global gradient norm to this value (0 = off)", &C::clip),
       Num("batch", "optimizer", "images per minibatch (B)", &C::batch),
       Num("epochs", "optimizer", "training epochs", &C::epochs),
-      Num("threads", "system", "threads to use (0 = all cores); see --parallel", &C::threads),
+      Num("threads", "system", "threads to use (0 = the cores this process may use: its CPU affinity and cgroup quota); see --parallel", &C::threads),
       Str("parallel", "system",
           "how the threads share the work: data (image tasks: one model replica per thread, each "
           "on its share of the batch's rows with one BLAS thread; same draws, gradients equal up "
@@ -217,8 +217,6 @@ std::string ResolveDataDir(const ExperimentConfig& c) {
   return c.data_dir.empty() ? DefaultDataDir(c.dataset) : c.data_dir;
 }
 
-int ResolvedThreads(const ExperimentConfig& c) {
-  return c.threads > 0 ? c.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-}
+int ResolvedThreads(const ExperimentConfig& c) { return c.threads > 0 ? c.threads : UsableCores(); }
 
 }  // namespace glimpse

@@ -47,9 +47,15 @@ sinfo -h -o %T | grep -q idle || { echo "FAIL: SLURM did not come up"; cat "$tmp
 . "$root/tests/scripts/sweep_common.sh"
 make_tiny_experiment
 cd "$root"
-scripts/sweep tiny --slurm --time=5
+# --threads 2: each job asks for 2 CPUs and trains with SLURM_CPUS_PER_TASK threads.
+scripts/sweep tiny --threads 2 --slurm --time=5
 for i in $(seq 1 120); do [ -z "$(squeue -h)" ] && break; sleep 1; done
 [ -z "$(squeue -h)" ] || { echo "FAIL: jobs still queued"; squeue; exit 1; }
 ls "$tmp/results/tiny"/slurm-*_0.log "$tmp/results/tiny"/slurm-*_1.log >/dev/null
 expect_finished a b
+for id in a b; do
+  t=$(/usr/bin/python3 -c "import h5py, sys; print(int(h5py.File(sys.argv[1], 'r')['provenance/threads'][-1]))" \
+      "$tmp/results/tiny/$id.h5")
+  [ "$t" = 2 ] || { echo "FAIL: tiny/$id trained with $t threads, expected SLURM_CPUS_PER_TASK = 2"; exit 1; }
+done
 echo "1 passed, 0 failed"
