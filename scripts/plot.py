@@ -4,6 +4,9 @@
     scripts/plot.py curves RUN.h5|EXPERIMENT ... --out curves.png        learning curves (validation
                      [--x epoch|images]                                   error and training loss)
     scripts/plot.py trajectories RUN.h5 --out traj.png [--epoch -1]      glimpses drawn over test images
+                                                                          (hard attention, DRAW, STN)
+    scripts/plot.py animate RUN.h5 --out glimpses.gif [--epoch -1]       the same as a GIF, one frame
+                     [--count 4] [--fps 2]                                per glimpse
     scripts/plot.py variance EXPERIMENT|RUN.h5 ... --out var.png         gradient variance per run
     scripts/plot.py attention RUN.h5 --out att.png [--epoch -1]          strip5: each query's weights
                                                                           over the slots of test strips
@@ -22,12 +25,13 @@ import numpy as np  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import results  # noqa: E402
+from glimpse import geometry  # noqa: E402  (results.py put src/python on the path)
 
 
 def _paths(items):
     out = []
     for a in items:
-        out += [a] if a.endswith(".h5") else sorted(glob.glob(os.path.join(results.ROOT, "results", a, "*.h5")))
+        out += [a] if a.endswith(".h5") else results.experiment_paths(a)
     if not out:
         sys.exit("plot.py: no run files")
     return out
@@ -77,40 +81,87 @@ def curves(paths, out, x="epoch"):
     fig.savefig(out, dpi=110)
 
 
-def draw_trajectories(run, epoch=-1, count=8):
-    """A figure of the logged glimpses of run (from results.load_run) over its test images."""
+def _glimpses(run, epoch):
+    """(images, labels, predictions, epoch number, per image and glimpse: (outlines, centre)) of the
+    logged test images after logged epoch `epoch`; exits with a message when nothing can be drawn."""
     tj = run["trajectories"]
-    if "locations" not in tj:
-        sys.exit(f"plot.py: {run['path']} has no trajectories")
+    key = "locations" if "locations" in tj else "read_params" if "read_params" in tj else None
+    if key is None or not len(tj[key]):
+        sys.exit(f"plot.py: {run['path']} has no logged trajectories")
     images, labels = tj["image"], tj["label"]
-    locs, preds, epochs = tj["locations"][epoch], tj["prediction"][epoch], tj["epoch"]
-    n = min(count, len(images))
-    cfg = run["config"]
+    params, preds = tj[key][epoch], tj["prediction"][epoch]
     H, W = images.shape[1:]
-    unit = cfg.get("unit-pixels", 0) or None
-    patch, scales = cfg.get("patch", 8), cfg.get("scales", 1)
-    fig, axes = plt.subplots(1, n, figsize=(2.2 * n, 2.6))
+    try:
+        shapes = [[geometry.outlines(run["config"], params[i, t], H, W) for t in range(params.shape[1])]
+                  for i in range(len(images))]
+    except ValueError as e:
+        sys.exit(f"plot.py: {run['path']}: {e}")
+    return images, labels, preds, int(tj["epoch"][epoch]), shapes
+
+
+def _draw_image(ax, image, label, pred, shapes, upto, W, H):
+    """One test image with its glimpses 1..upto: each scale's outline (red first, yellow last; the
+    current glimpse solid, earlier ones faint) and the path of the centres."""
+    ax.imshow(image, cmap="gray", vmin=0, vmax=1)
+    T = len(shapes)
+    xs = [c[0] for _, c in shapes[:upto]]
+    ys = [c[1] for _, c in shapes[:upto]]
+    ax.plot(xs, ys, "-", color="yellow", lw=1)
+    for t in range(upto):
+        colour = plt.cm.autumn(t / max(1, T - 1))
+        for poly in shapes[t][0]:
+            ax.plot(poly[:, 0], poly[:, 1], color=colour, lw=1.2 if t == upto - 1 else 0.6,
+                    alpha=1.0 if t == upto - 1 else 0.5)
+    ax.set_xlim(-0.5, W - 0.5)
+    ax.set_ylim(H - 0.5, -0.5)
+    ok = "right" if pred == label else "wrong"
+    ax.set_title(f"label {label}, answer {pred} ({ok})", fontsize=8)
+    ax.axis("off")
+
+
+def _title(run, what):
+    cfg = run["config"]
+    return (f"{os.path.basename(run['path'])}: {cfg.get('env')}, --attention {cfg.get('attention')}, "
+            f"patch {cfg.get('patch')} x {cfg.get('scales')} scales; {what}")
+
+
+def draw_trajectories(run, epoch=-1, count=8):
+    """A figure of the logged glimpses of run (from results.load_run) over its test images: every
+    scale's outline of every glimpse (retina patches, DRAW's filter grid, the transformer's grid)."""
+    images, labels, preds, ep, shapes = _glimpses(run, epoch)
+    n = min(count, len(images))
+    H, W = images.shape[1:]
+    fig, axes = plt.subplots(1, n, figsize=(2.2 * n, 2.7))
     for i, ax in enumerate(np.atleast_1d(axes)):
-        ax.imshow(images[i], cmap="gray", vmin=0, vmax=1)
-        ux = unit or W / 2
-        uy = unit or H / 2
-        xs = W / 2 + locs[i, :, 0] * ux - 0.5
-        ys = H / 2 + locs[i, :, 1] * uy - 0.5
-        ax.plot(xs, ys, "-", color="yellow", lw=1)
-        for t, (x, y) in enumerate(zip(xs, ys)):
-            for s in range(scales):
-                size = patch * 2**s
-                ax.add_patch(plt.Rectangle((x - size / 2, y - size / 2), size, size, fill=False,
-                                           color=plt.cm.autumn(t / max(1, len(xs) - 1)), lw=0.8))
-        ax.set_xlim(-0.5, W - 0.5)
-        ax.set_ylim(H - 0.5, -0.5)
-        ok = "right" if preds[i] == labels[i] else "wrong"
-        ax.set_title(f"{labels[i]} -> {preds[i]} ({ok})", fontsize=8)
-        ax.axis("off")
-    fig.suptitle(f"{os.path.basename(run['path'])}: glimpses after epoch {int(epochs[epoch])} "
-                 "(red first, yellow last)", fontsize=9)
+        _draw_image(ax, images[i], labels[i], preds[i], shapes[i], len(shapes[i]), W, H)
+    fig.suptitle(_title(run, f"glimpses after epoch {ep} (red first, yellow last)"), fontsize=9)
     fig.tight_layout()
     return fig
+
+
+def animate(path, out, epoch=-1, count=4, fps=2):
+    """A GIF of the logged glimpses: frame t shows glimpses 1..t of `count` test images (the current
+    one solid), then a last frame holds the answer."""
+    from matplotlib.animation import FuncAnimation, PillowWriter
+    run = results.load_run(path)
+    images, labels, preds, ep, shapes = _glimpses(run, epoch)
+    n = min(count, len(images))
+    H, W = images.shape[1:]
+    T = len(shapes[0])
+    fig, axes = plt.subplots(1, n, figsize=(2.4 * n, 2.9))
+    axes = np.atleast_1d(axes)
+
+    def frame(f):
+        t = min(f + 1, T)
+        for i, ax in enumerate(axes):
+            ax.clear()
+            _draw_image(ax, images[i], labels[i], preds[i], shapes[i], t, W, H)
+        fig.suptitle(_title(run, f"glimpse {t} of {T}, after epoch {ep}"), fontsize=8)
+        return list(axes)
+
+    anim = FuncAnimation(fig, frame, frames=T + 1, blit=False)
+    anim.save(out, writer=PillowWriter(fps=fps), dpi=80)
+    plt.close(fig)
 
 
 def trajectories(path, out, epoch=-1, count=8):
@@ -166,9 +217,11 @@ def variance(paths, out):
 
 def main(argv):
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("figure", choices=["curves", "trajectories", "variance", "attention"])
+    p.add_argument("figure", choices=["curves", "trajectories", "animate", "variance", "attention"])
     p.add_argument("runs", nargs="+", help="run files or experiment names")
-    p.add_argument("--out", required=True, help="PNG file to write")
+    p.add_argument("--out", required=True, help="PNG file to write (animate: a GIF)")
+    p.add_argument("--count", type=int, default=4, help="animate: test images side by side")
+    p.add_argument("--fps", type=float, default=2, help="animate: frames (glimpses) per second")
     p.add_argument("--x", choices=["epoch", "images"], default="epoch", help="curves: x axis of the validation error")
     p.add_argument("--epoch", type=int, default=-1, help="trajectories, attention: which logged epoch (-1 = last)")
     a = p.parse_args(argv)
@@ -176,6 +229,8 @@ def main(argv):
         curves(_paths(a.runs), a.out, a.x)
     elif a.figure == "trajectories":
         trajectories(_paths(a.runs)[0], a.out, a.epoch)
+    elif a.figure == "animate":
+        animate(_paths(a.runs)[0], a.out, a.epoch, a.count, a.fps)
     elif a.figure == "attention":
         attention(_paths(a.runs)[0], a.out, a.epoch)
     else:

@@ -5,6 +5,8 @@
 // float32 NumPy batches:
 //   retina(images (B, H, W), loc (B, 2), patch, scales, unit_pixels) -> (B, k, g, g)
 //   draw_read(images (B, H, W), params (B, 5), n, scales, sigma) -> (B, k, N, N)
+//   stn_read(images (B, H, W), params (B, 6) affine or (B, 3) scale-translation, patch, scales,
+//            sampler "box"|"bilinear") -> (B, k, g, g)
 //   whole_canvas(images (B, H, W), patch, scales) -> (B, s, s)
 // Errors: glimpse::Error becomes ValueError (bad names, shapes, ranges), with the C++ message.
 #include <pybind11/numpy.h>
@@ -22,6 +24,7 @@
 #include "envs/tasks.h"
 #include "src/attention/draw_read.h"
 #include "src/attention/retina.h"
+#include "src/attention/spatial_transformer.h"
 #include "src/attention/whole_canvas.h"
 #include "src/core/error.h"
 
@@ -199,6 +202,18 @@ PYBIND11_MODULE(_core, m) {
       "draw_initial_params",
       [](int n, int scales, double sigma) { return glimpse::DrawRead<float>(n, sigma, scales).InitialParams(); },
       py::arg("n") = 12, py::arg("scales") = 1, py::arg("sigma") = 1.0);
+  m.def(
+      "stn_read",
+      [](const Floats& images, const Floats& params, int patch, int scales, const std::string& sampler) {
+        using STN = glimpse::SpatialTransformer<float>;
+        Check(sampler == "box" || sampler == "bilinear", "sampler: expected box or bilinear, found '", sampler, "'");
+        Check(params.ndim() == 2 && (params.shape(1) == 6 || params.shape(1) == 3),
+              "read parameters: expected (B, 6) affine or (B, 3) scale-translation");
+        const STN r(patch, scales, params.shape(1) == 6 ? STN::Mode::kAffine : STN::Mode::kScaleTranslation,
+                    sampler == "box" ? STN::Sampler::kBox : STN::Sampler::kBilinear);
+        return ReadAll(r, images, params, {scales, patch, patch});
+      },
+      py::arg("images"), py::arg("params"), py::arg("patch") = 12, py::arg("scales") = 1, py::arg("sampler") = "box");
   m.def(
       "whole_canvas",
       [](const Floats& images, int patch, int scales) {

@@ -8,7 +8,9 @@
 2. samples(split, indices) equals batch row by row; train_order is a permutation, fixed by the seed, new each epoch, and the first epoch's differs
    between seeds.
 3. The sensors: the retina equals a NumPy reference (crop, block means, zeros outside), the whole-
-   canvas view equals block means, DRAW's initial read of a constant image is constant.
+   canvas view equals block means, DRAW's initial read of a constant image is constant; the outlines
+   glimpse.geometry draws (plot.py trajectories, animate) are where the retina, DRAW and the spatial
+   transformer sample.
 4. Bad input: an unknown task raises ValueError naming the known ones; a file that is not a glimpse
    run file raises ValueError naming its path.
 Exits non-zero on the first failure, saying what differed.
@@ -107,6 +109,33 @@ expect(np.allclose(w, x.reshape(3, 6, 10, 6, 10).mean(axis=(2, 4)), atol=1e-5), 
 params = np.tile(np.asarray(glimpse.draw_initial_params(n=12, scales=1, sigma=3.0), np.float32), (3, 1))
 r = glimpse.draw_read(np.full((3, 60, 60), 0.5, np.float32), params, n=12, scales=1, sigma=3.0)
 expect(r.shape == (3, 1, 12, 12) and np.allclose(r, 0.5, atol=1e-4), "DRAW's read of a constant image")
+
+# The outlines plot.py draws (glimpse.geometry) against the sensors themselves: read an image whose
+# pixel values are their own x (or y) coordinate, so each glimpse pixel says where it sampled.
+from glimpse import geometry  # noqa: E402
+xs = np.tile(np.arange(60, dtype=np.float32), (60, 1))
+coords = np.stack([xs, xs.T.copy()])
+loc = np.array([0.3, -0.2], np.float32)
+g = glimpse.retina(coords, np.tile(loc, (2, 1)), patch=8, scales=2)
+polys, _ = geometry.retina(loc, 60, 60, 8, 2)
+for s in range(2):  # block means' centres run from the box's edge + half a block to the other edge - half
+    f = 2 ** s
+    expect(abs(g[0, s].min() - (polys[s][0, 0] + f / 2)) < 1e-3 and abs(g[0, s].max() - (polys[s][1, 0] - f / 2)) < 1e-3,
+           f"retina outline, scale {s}")
+p = np.array([0.2, -0.3, 0.0, np.log(0.3), 0.0], np.float32)
+r = glimpse.draw_read(coords, np.tile(p, (2, 1)), n=12, scales=2, sigma=1.0)
+polys, centre = geometry.draw(p, 60, 60, 12, 2)
+for m in range(2):
+    step = (polys[m][1, 0] - polys[m][0, 0]) / 12
+    expect(abs(r[0, m].mean() - centre[0]) < 0.05 and abs(r[1, m].mean() - centre[1]) < 0.05, f"DRAW centre, scale {m}")
+    expect(abs(r[0, m][0, 0] - (polys[m][0, 0] + step / 2)) < 0.05, f"DRAW outline, scale {m}")
+p = np.array([0.3, 0.1, 0.2, -0.05, 0.25, -0.1], np.float32)
+r = glimpse.stn_read(coords, np.tile(p, (2, 1)), patch=12, scales=2, sampler="bilinear")
+polys, centre = geometry.stn(p, 60, 60, 12, 2)
+for m in range(2):
+    got = np.array([[r[0, m][i, j], r[1, m][i, j]] for i, j in ((0, 0), (0, -1), (-1, -1), (-1, 0))])
+    want = (polys[m][:4] - centre) / (1 + 1 / 11) + centre  # the outline is the corner samples widened by half a step
+    expect(np.allclose(got, want, atol=1e-3), f"STN outline, scale {m}: {got.tolist()} != {want.tolist()}")
 
 # 4. Bad input.
 try:

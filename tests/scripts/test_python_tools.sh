@@ -103,6 +103,23 @@ echo "$out" | grep -q "(n=2); " || { echo "FAIL: results.py --pivot does not poo
 "$py" "$root/scripts/plot.py" trajectories "$tmp/results/tiny/learned.h5" --out "$tmp/traj.png"
 "$py" "$root/scripts/plot.py" attention "$tmp/results/strip/soft.h5" --out "$tmp/att.png"
 for f in curves variance traj att; do [ -s "$tmp/$f.png" ] || { echo "FAIL: $f.png missing"; exit 1; }; done
+# Differentiable reads (committed DRAW and STN runs) as pictures and GIFs, hard attention as a GIF: one
+# frame per glimpse plus the answer's. Soft attention's reads cannot be drawn from the file: refused.
+for k in draw stn; do
+  "$py" "$root/scripts/plot.py" trajectories "$root/results/compare/runs/translated60-$k-s1.h5" --out "$tmp/traj-$k.png"
+  [ -s "$tmp/traj-$k.png" ] || { echo "FAIL: traj-$k.png missing"; exit 1; }
+  "$py" "$root/scripts/plot.py" animate "$root/results/compare/runs/translated60-$k-s1.h5" --out "$tmp/$k.gif"
+done
+"$py" "$root/scripts/plot.py" animate "$tmp/results/tiny/learned.h5" --count 2 --out "$tmp/hard.gif"
+for g in draw stn hard; do
+  frames=$("$py" -c "from PIL import Image; import sys; print(Image.open(sys.argv[1]).n_frames)" "$tmp/$g.gif")
+  want=$([ $g = hard ] && echo 3 || echo 7)  # glimpses + 1: tiny runs take 2, the compare runs 6
+  [ "$frames" = "$want" ] || { echo "FAIL: $g.gif has $frames frames, expected $want"; exit 1; }
+done
+if msg=$("$py" "$root/scripts/plot.py" trajectories "$root/results/compare/runs/translated60-soft-s1.h5" --out "$tmp/soft.png" 2>&1); then
+  echo "FAIL: soft attention's trajectories were drawn"; exit 1
+fi
+echo "$msg" | grep -q "do not say where it reads" || { echo "FAIL: soft attention refused without a reason: $msg"; exit 1; }
 # Every notebook, executed headless against the small runs.
 n=0
 for nb in "$root"/scripts/notebooks/*.ipynb; do
@@ -112,4 +129,4 @@ for nb in "$root"/scripts/notebooks/*.ipynb; do
   n=$((n + 1))
 done
 [ "$n" -ge 5 ] || { echo "FAIL: expected 5 notebooks, found $n"; exit 1; }
-echo "$((9 + n)) passed, 0 failed"
+echo "$((13 + n)) passed, 0 failed"

@@ -22,7 +22,7 @@ ROOT = _os.environ.get("GLIMPSE_ROOT") or _os.path.dirname(_os.path.dirname(_os.
 _BUILD = _os.path.abspath(_os.environ.get("GLIMPSE_BUILD") or _os.path.join(ROOT, "build"))
 __path__.append(_os.path.join(_BUILD, "python", "glimpse"))
 
-_COMPILED = ("Task", "task_names", "retina", "draw_read", "draw_initial_params", "whole_canvas")
+_COMPILED = ("Task", "task_names", "retina", "draw_read", "draw_initial_params", "stn_read", "whole_canvas")
 __all__ = list(_COMPILED) + ["runs", "default_data_dir"]
 
 
