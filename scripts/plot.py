@@ -16,6 +16,7 @@ import glob
 import os
 import re
 import sys
+import textwrap
 
 import matplotlib
 
@@ -134,7 +135,7 @@ def draw_trajectories(run, epoch=-1, count=8):
     fig, axes = plt.subplots(1, n, figsize=(2.2 * n, 2.7))
     for i, ax in enumerate(np.atleast_1d(axes)):
         _draw_image(ax, images[i], labels[i], preds[i], shapes[i], len(shapes[i]), W, H)
-    fig.suptitle(_title(run, f"glimpses after epoch {ep} (red first, yellow last)"), fontsize=9)
+    fig.suptitle(textwrap.fill(_title(run, f"glimpses after epoch {ep} (red first, yellow last)"), 30 * n), fontsize=8)
     fig.tight_layout()
     return fig
 
@@ -156,7 +157,7 @@ def animate(path, out, epoch=-1, count=4, fps=2):
         for i, ax in enumerate(axes):
             ax.clear()
             _draw_image(ax, images[i], labels[i], preds[i], shapes[i], t, W, H)
-        fig.suptitle(_title(run, f"glimpse {t} of {T}, after epoch {ep}"), fontsize=8)
+        fig.suptitle(textwrap.fill(_title(run, f"glimpse {t} of {T}, after epoch {ep}"), 32 * n), fontsize=8)
         return list(axes)
 
     anim = FuncAnimation(fig, frame, frames=T + 1, blit=False)
