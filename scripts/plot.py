@@ -157,7 +157,8 @@ def animate(path, out, epoch=-1, count=4, fps=2):
         for i, ax in enumerate(axes):
             ax.clear()
             _draw_image(ax, images[i], labels[i], preds[i], shapes[i], t, W, H)
-        fig.suptitle(textwrap.fill(_title(run, f"glimpse {t} of {T}, after epoch {ep}"), 32 * n), fontsize=8)
+        what = f"glimpse {t} of {T}" if f < T else f"all {T} glimpses, and the answer"
+        fig.suptitle(textwrap.fill(_title(run, f"{what}, after epoch {ep}"), 32 * n), fontsize=8)
         return list(axes)
 
     anim = FuncAnimation(fig, frame, frames=T + 1, blit=False)
