@@ -26,7 +26,7 @@ NOTEBOOKS = {
     "learning_curves.ipynb": [
         ("markdown", "# Learning curves per variant\nValidation error (policy mean) per epoch and training cross-entropy per image seen, one line per run."),
         ("code", SETUP),
-        ("code", '''df = results.load_runs(runs("results/estimators_cluttered60/*.h5"))
+        ("code", '''df = results.load_runs(runs("results/compare/runs/translated60-*.h5"))
 fig, (a, b) = plt.subplots(1, 2, figsize=(12, 4))
 for _, row in df.iterrows():
     if len(row["eval"]):
@@ -74,7 +74,7 @@ ax.set(xlabel="epoch", ylabel="% of test strips"); ax.legend(fontsize=7); plt.sh
     "gradient_variance.ipynb": [
         ("markdown", "# Estimator gradient variance\nThe location network's gradient variance and signal-to-noise ratio over training (`/diagnostics`), one line per estimator."),
         ("code", SETUP),
-        ("code", '''df = results.load_runs(runs("results/estimators_cluttered60/*.h5"))
+        ("code", '''df = results.load_runs(runs("results/variance_probe/runs/*.h5"))
 fig, (a, b) = plt.subplots(1, 2, figsize=(12, 4))
 for _, row in df.iterrows():
     d = row["diagnostics"]

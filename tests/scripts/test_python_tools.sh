@@ -129,4 +129,10 @@ for nb in "$root"/scripts/notebooks/*.ipynb; do
   n=$((n + 1))
 done
 [ "$n" -ge 5 ] || { echo "FAIL: expected 5 notebooks, found $n"; exit 1; }
-echo "$((13 + n)) passed, 0 failed"
+# ... and as on a fresh clone: their defaults read committed run files only (no overrides).
+for nb in "$root"/scripts/notebooks/*.ipynb; do
+  (cd "$root/scripts/notebooks" && env -u GLIMPSE_RUNS -u GLIMPSE_STRIP_RUNS \
+     jupyter nbconvert --to notebook --execute --ExecutePreprocessor.timeout=300 --output-dir "$tmp/nb_defaults" "$nb") \
+     || { echo "FAIL: notebook $nb on its committed defaults"; exit 1; }
+done
+echo "$((13 + 2 * n)) passed, 0 failed"
