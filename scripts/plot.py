@@ -74,6 +74,15 @@ def curves(paths, out, x="epoch"):
                                color=line.get_color(), alpha=0.2)
     a.set(xlabel="epoch" if x == "epoch" else "training images (millions)",
           ylabel="validation error (%, policy mean)", yscale="log")
+    # Plain percentages on the log axis (1, 2, 5, 10, 20, 50), not powers of ten.
+    from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
+    a.yaxis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
+    a.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+    a.yaxis.set_minor_formatter(NullFormatter())
+    tasks = sorted({str(m[0].get("env")) for m in groups.values()})
+    fig.suptitle(f"{', '.join(tasks)}: validation error and training loss "
+                 f"({len(df)} runs{'; seeds pooled: mean, band +-1 std' if any(len(m) > 1 for m in groups.values()) else ''})",
+                 fontsize=10)
     b.set(xlabel="training images (millions)", ylabel="cross-entropy")
     a.grid(alpha=0.3)
     b.grid(alpha=0.3)
