@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # The PyTorch example (scripts/examples/train_torch_ram.py): a RAM trained on glimpse.Task writes a
 # run file that glimpse summarize, scripts/results.py and scripts/plot.py read like a C++ run, and it
-# learns (validation error well under chance, 90%, after 2 short epochs).
+# learns (validation error well under chance, 90%, after 2 short epochs). One thread: with two,
+# PyTorch's OpenMP workers spin when other tests hold the cores (a run took over 600 s that way).
 #   tests/scripts/test_torch_example.sh SOURCE_DIR GLIMPSE_BINARY
 set -euo pipefail
 src=$1; bin=$2
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
 cd "$work"
-/usr/bin/python3 "$src/scripts/examples/train_torch_ram.py" --epochs 2 --train-images 5120 --threads 2 \
+/usr/bin/python3 "$src/scripts/examples/train_torch_ram.py" --epochs 2 --train-images 5120 --threads 1 \
   --out torch-ram.h5 | tee train.log
 table=$("$bin" summarize torch-ram.h5)
 echo "$table"
