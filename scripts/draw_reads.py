@@ -12,30 +12,25 @@ import argparse
 import os
 import sys
 
-import numpy as np
-
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import results  # noqa: E402  (checks the file's checksum)
+from glimpse import geometry  # noqa: E402  (results.py put src/python on the path)
 
 
 def read_table(path, evaluation=-1):
-    import h5py
-    config = results.load_run(path)["config"]  # checks the file first
+    run = results.load_run(path)  # checks the file first
+    config, tj = run["config"], run["trajectories"]
     if config.get("attention") != "draw":
         raise ValueError(f"{path}: --attention {config.get('attention')}, not draw")
-    with h5py.File(path, "r", locking=False) as f:
-        rp = f["trajectories/read_params"][evaluation]  # (images, T, 5)
-        epoch = int(f["trajectories/epoch"][evaluation])
-        H, W = f["trajectories/image"].shape[-2:]
+    rp = tj["read_params"][evaluation]  # (images, T, 5)
+    epoch = int(tj["epoch"][evaluation])
+    H, W = tj["image"].shape[-2:]
     N = int(config.get("patch"))
+    d = geometry.decode_draw(rp, H, W, N)  # each (images, T)
     rows = []
     for t in range(rp.shape[1]):
-        p = rp[:, t, :].astype(np.float64)
-        gx, gy = np.clip(p[:, 0], -3, 3), np.clip(p[:, 1], -3, 3)
-        delta = (max(H, W) - 1) / max(N - 1, 1) * np.exp(np.clip(p[:, 3], -8, 3))
-        sigma = np.sqrt(np.clip(np.exp(p[:, 2]), 1e-4, (2 * max(H, W)) ** 2))
-        rows.append((t + 1, gx.mean(), gx.std(), gy.mean(), gy.std(), (N * delta).mean(), (N * delta).std(),
-                     sigma.mean()))
+        gx, gy, span = d["gx_t"][:, t], d["gy_t"][:, t], N * d["delta"][:, t]
+        rows.append((t + 1, gx.mean(), gx.std(), gy.mean(), gy.std(), span.mean(), span.std(), d["sigma"][:, t].mean()))
     return epoch, rows
 
 

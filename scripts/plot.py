@@ -30,19 +30,22 @@ from glimpse import geometry  # noqa: E402  (results.py put src/python on the pa
 
 
 def _paths(items):
-    out = []
-    for a in items:
-        out += [a] if a.endswith(".h5") else results.experiment_paths(a)
+    out = results.run_paths(items)
     if not out:
         sys.exit("plot.py: no run files")
     return out
 
 
 def curves(paths, out, x="epoch"):
-    """Validation error per epoch (x="epoch") or per training image seen (x="images"), and the
-    training cross-entropy per image seen. Runs that differ only in seed are drawn as their mean with
-    a band of one standard deviation (label: the first run's name and n)."""
-    df = results.load_runs(paths)
+    """The learning curves of the run files `paths` (draw_curves) as a PNG."""
+    draw_curves(results.load_runs(paths), x).savefig(out, dpi=110)
+
+
+def draw_curves(df, x="epoch"):
+    """A figure of validation error per epoch (x="epoch") or per training image seen (x="images"),
+    and the training cross-entropy per image seen, for the runs of df (results.load_runs or
+    results.frame). Runs that differ only in seed are drawn as their mean with a band of one standard
+    deviation (label: the first run's name and n)."""
     fig, (a, b) = plt.subplots(1, 2, figsize=(11, 4))
     groups = {}
     for _, row in df.iterrows():
@@ -88,7 +91,7 @@ def curves(paths, out, x="epoch"):
     b.grid(alpha=0.3)
     a.legend(fontsize=7)
     fig.tight_layout()
-    fig.savefig(out, dpi=110)
+    return fig
 
 
 def _glimpses(run, epoch):

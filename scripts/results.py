@@ -17,7 +17,7 @@ import pandas as pd
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "src", "python"))
 from glimpse.runs import *  # noqa: E402,F401,F403  (the reader, re-exported for plot.py and the notebooks)
-from glimpse.runs import ROOT, SUMMARY, experiment_paths, group_seeds, load_runs, pivot_table  # noqa: E402
+from glimpse.runs import SUMMARY, group_seeds, load_runs, pivot_table, run_paths  # noqa: E402
 
 
 def main(argv):
@@ -36,10 +36,7 @@ def main(argv):
             else:
                 row_order = value.split(",")
             argv = argv[1:]
-    paths = []
-    for a in argv:
-        paths += [a] if a.endswith(".h5") else experiment_paths(a)
-    df = load_runs(paths)
+    df = load_runs(run_paths(argv))
     if pivot:
         print(pivot_table(group_seeds(df), order=order, row_order=row_order))
         return 0

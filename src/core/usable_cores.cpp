@@ -38,7 +38,8 @@ int CgroupQuotaCores() {
   if (std::ifstream v2("/sys/fs/cgroup/cpu.max"); v2 && std::getline(v2, line)) return CpuQuotaCores(line);
   std::ifstream q("/sys/fs/cgroup/cpu/cpu.cfs_quota_us"), p("/sys/fs/cgroup/cpu/cpu.cfs_period_us");
   long quota = 0, period = 0;
-  if (q >> quota && p >> period && quota > 0) return CpuQuotaCores(std::to_string(quota) + " " + std::to_string(period));
+  if (q >> quota && p >> period && quota > 0 && period > 0)
+    return static_cast<int>(std::ceil(static_cast<double>(quota) / static_cast<double>(period)));
   return 0;
 }
 

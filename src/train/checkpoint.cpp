@@ -168,6 +168,7 @@ std::int64_t EpochsDone(const RunFile& f) {
     Fail("'", f.path(), "': root attribute epochs_done is '", it->second, "', not a whole number");
   }
 }
+
 std::string CheckpointGroup(const RunFile& f) { return BestSlot(f); }
 
 Checkpoint LoadCheckpoint(const RunFile& f) {

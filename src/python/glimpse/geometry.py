@@ -23,12 +23,23 @@ def retina(loc, H, W, patch, scales, unit_pixels=0):
     return [_square(cx, cy, patch * 2 ** s / 2) for s in range(scales)], (cx, cy)
 
 
+def decode_draw(params, H, W, n):
+    """DRAW's read parameters (..., 5) = (gx~, gy~, log sigma^2, log delta~, log gamma), clamped and
+    decoded as draw_read.h does: a dict of arrays (...) gx_t, gy_t (the grid centre in units of half
+    the canvas, 0 = centre), gx, gy (the centre in pixels), delta (the finest scale's stride, pixels)
+    and sigma (the finest scale's filter standard deviation, pixels)."""
+    p = np.asarray(params, dtype=np.float64)
+    gx_t, gy_t = np.clip(p[..., 0], -3, 3), np.clip(p[..., 1], -3, 3)
+    return {"gx_t": gx_t, "gy_t": gy_t, "gx": (W + 1) / 2 * (gx_t + 1), "gy": (H + 1) / 2 * (gy_t + 1),
+            "delta": (max(H, W) - 1) / max(n - 1, 1) * np.exp(np.clip(p[..., 3], -8, 3)),
+            "sigma": np.sqrt(np.clip(np.exp(p[..., 2]), 1e-4, (2 * max(H, W)) ** 2))}
+
+
 def draw(params, H, W, n, scales):
-    """DRAW's read (gx~, gy~, log sigma^2, log delta~, log gamma), clamped as draw_read.h clamps it:
-    the area its N filter centres span at each scale (stride delta 2^m), centred on (gx, gy)."""
-    gx_t, gy_t = np.clip(params[0], -3, 3), np.clip(params[1], -3, 3)
-    gx, gy = (W + 1) / 2 * (gx_t + 1), (H + 1) / 2 * (gy_t + 1)
-    delta = (max(H, W) - 1) / max(n - 1, 1) * np.exp(np.clip(params[3], -8, 3))
+    """DRAW's read (decode_draw): the area its N filter centres span at each scale (stride delta 2^m),
+    centred on (gx, gy)."""
+    d = decode_draw(params, H, W, n)
+    gx, gy, delta = float(d["gx"]), float(d["gy"]), float(d["delta"])
     # Filter centres gx + (i - N/2 - 0.5) delta, i = 1..N, centred on gx; each covers delta.
     return [_square(gx, gy, n * delta * 2 ** m / 2) for m in range(scales)], (gx, gy)
 

@@ -280,11 +280,11 @@ def pivot_table(groups, rows="env", cols="attention", order=None, row_order=None
     return "\n".join(lines)
 
 
-def load_runs(paths):
-    """A DataFrame, one row per run file: configuration, summary, and the series."""
+def frame(runs):
+    """A DataFrame of runs already loaded (load_run), one row each: configuration, summary, series."""
     rows = []
-    for p in paths:
-        run = load_run(p)
+    for run in runs:
+        p = run["path"]
         row = {"run": os.path.splitext(os.path.basename(p))[0], "path": p}
         row.update(run["config"])
         row["options"] = tuple(run["config"])
@@ -292,6 +292,20 @@ def load_runs(paths):
         row.update({"train": run["train"], "eval": run["eval"], "diagnostics": run["diagnostics"]})
         rows.append(row)
     return pd.DataFrame(rows)
+
+
+def load_runs(paths):
+    """A DataFrame, one row per run file: configuration, summary, and the series."""
+    return frame([load_run(p) for p in paths])
+
+
+def run_paths(items):
+    """Command-line items as run files: a path ending in .h5 as given, anything else an experiment
+    name (experiment_paths)."""
+    paths = []
+    for a in items:
+        paths += [a] if a.endswith(".h5") else experiment_paths(a)
+    return paths
 
 
 def experiment_paths(name, results_dir=None):
