@@ -9,6 +9,7 @@ template <class T> AttentionKind<T> CategoricalRetinaKind();  // retina.cpp
 template <class T> AttentionKind<T> SoftAttentionKind();      // soft_attention.cpp
 template <class T> AttentionKind<T> DrawReadKind();           // draw_read.cpp
 template <class T> AttentionKind<T> SpatialTransformerKind(); // spatial_transformer.cpp
+template <class T> AttentionKind<T> PathwiseRetinaKind();     // pathwise_retina.cpp
 template <class T> AttentionKind<T> RandomRetinaKind();       // retina.cpp (control)
 template <class T> AttentionKind<T> CentreRetinaKind();       // retina.cpp (control)
 template <class T> AttentionKind<T> WholeCanvasKind();        // whole_canvas.cpp (control)
@@ -21,6 +22,7 @@ const Registry<AttentionKind<T>>& Attentions() {
       SoftAttentionKind<T>(),
       DrawReadKind<T>(),
       SpatialTransformerKind<T>(),
+      PathwiseRetinaKind<T>(),
       RandomRetinaKind<T>(),
       CentreRetinaKind<T>(),
       WholeCanvasKind<T>(),

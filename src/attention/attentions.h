@@ -16,9 +16,17 @@ template <class T>
 struct AttentionKind : KindInfo {
   std::string policy;  // hard attention: the registered location policy; empty: a differentiable read
   bool hard() const { return !policy.empty(); }
+  // True when the sensor reads wherever any registered policy says, so --policy may replace its own.
+  bool any_policy = false;
   // The sensor for a canvas of height x width pixels.
   std::function<std::unique_ptr<Sensor<T>>(const ExperimentConfig&, int height, int width)> make;
 };
+
+// The location policy that a configuration's hard attention k runs: --policy, or k's own.
+template <class T>
+const std::string& PolicyOf(const AttentionKind<T>& k, const ExperimentConfig& c) {
+  return c.policy.empty() ? k.policy : c.policy;
+}
 
 // Every registered attention: one declaration and one line each in attentions.cpp.
 // T: float (training) or double (checks).

@@ -14,6 +14,7 @@ AttentionKind<T> RetinaKind(const char* name, const char* help, const char* poli
   k.name = name;
   k.help = help;
   k.policy = policy;
+  k.any_policy = true;
   k.make = [](const ExperimentConfig& c, int, int) {
     return std::make_unique<Retina<T>>(c.patch, c.scales, c.unit_pixels);
   };

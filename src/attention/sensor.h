@@ -49,6 +49,9 @@ class Sensor {
   virtual void InitParams(Rng& /*rng*/) {}
   // Read parameters the read network should start from (its bias; weights start at zero), or empty.
   virtual std::vector<T> InitialParams() const { return {}; }
+  // Standard deviation of the Gaussian noise the model adds to the read parameters when it samples
+  // an episode (a reparameterised read: read = p + std eps, the gradient passes through p); 0: none.
+  virtual double read_noise() const { return 0.0; }
   virtual void Backward(const T* /*images*/, int /*batch*/, int /*height*/, int /*width*/,
                         const T* /*params*/, const T* /*dglimpse*/, T* /*dparams*/, T* /*dimages*/,
                         SensorCache* /*cache*/) const {

@@ -5,7 +5,9 @@
 // its source is (x_s, y_s) = A (x_t, y_t) + t in normalised image coordinates ([-1, 1] spans the
 // image, the corner pixels' centres at -1 and 1), zero outside the image.
 // Read parameters: affine (B, 6) = (a11, a12, tx, a21, a22, ty), or scale-translation (B, 3) =
-// (s, tx, ty) for A = s I. With k scales, scale m samples with A 2^m (a region twice as wide each).
+// (s, tx, ty) for A = s I, or translation (B, 2) = (x, y) for A = diag(sx, sy) fixed and t = (ux x,
+// uy y) (the pathwise retina, pathwise_retina.h). With k scales, scale m samples with A 2^m (a region
+// twice as wide each).
 //
 // Two samplers (Sampler):
 // - kBilinear, the paper's: the bilinear interpolation of the four pixels around the source point.
@@ -35,20 +37,26 @@ namespace glimpse {
 template <class T>
 class SpatialTransformer : public Sensor<T> {
  public:
-  enum class Mode { kAffine, kScaleTranslation };
+  enum class Mode { kAffine, kScaleTranslation, kTranslation };
+  // kTranslation's fixed transform: A = diag(sx, sy), t = (ux x, uy y) for read parameters (x, y).
+  struct Fixed {
+    double sx = 1, sy = 1, ux = 1, uy = 1;
+  };
   enum class Sampler { kBox, kBilinear };
   enum class Start { kIdentity, kWhole };
 
-  SpatialTransformer(int g, int scales, Mode mode, Sampler sampler = Sampler::kBox, Start start = Start::kWhole)
-      : g_(g), k_(scales), mode_(mode), sampler_(sampler), start_(start) {
+  SpatialTransformer(int g, int scales, Mode mode, Sampler sampler = Sampler::kBox, Start start = Start::kWhole,
+                     Fixed fixed = {})
+      : g_(g), k_(scales), mode_(mode), sampler_(sampler), start_(start), fixed_(fixed) {
     CheckRange(g, 2, 256, "spatial transformer glimpse size (--patch)");
     CheckRange(scales, 1, 8, "spatial transformer scales (--scales)");
   }
   std::string name() const override { return "stn"; }
-  int param_size() const override { return mode_ == Mode::kAffine ? 6 : 3; }
+  int param_size() const override { return mode_ == Mode::kAffine ? 6 : mode_ == Mode::kTranslation ? 2 : 3; }
   int glimpse_size() const override { return k_ * g_ * g_; }
 
   std::vector<T> InitialParams() const override {
+    if (mode_ == Mode::kTranslation) return {0, 0};  // the centre
     const T s = start_ == Start::kIdentity ? T(1) : static_cast<T>(std::ldexp(1.0, 1 - k_));
     return mode_ == Mode::kAffine ? std::vector<T>{s, 0, 0, 0, s, 0} : std::vector<T>{s, 0, 0};
   }
@@ -87,6 +95,8 @@ class SpatialTransformer : public Sensor<T> {
       double a11, a12, tx, a21, a22, ty;
       if (mode_ == Mode::kAffine) {
         a11 = p[0], a12 = p[1], tx = p[2], a21 = p[3], a22 = p[4], ty = p[5];
+      } else if (mode_ == Mode::kTranslation) {
+        a11 = fixed_.sx, a22 = fixed_.sy, a12 = a21 = 0, tx = fixed_.ux * p[0], ty = fixed_.uy * p[1];
       } else {
         a11 = a22 = p[0], a12 = a21 = 0, tx = p[1], ty = p[2];
       }
@@ -153,6 +163,8 @@ class SpatialTransformer : public Sensor<T> {
         T* dp = dparams + static_cast<std::ptrdiff_t>(b) * P;
         if (mode_ == Mode::kAffine) {
           for (int q = 0; q < 6; ++q) dp[q] = static_cast<T>(d[q]);
+        } else if (mode_ == Mode::kTranslation) {
+          dp[0] = static_cast<T>(fixed_.ux * d[2]), dp[1] = static_cast<T>(fixed_.uy * d[5]);
         } else {
           dp[0] = static_cast<T>(d[0] + d[4]), dp[1] = static_cast<T>(d[2]), dp[2] = static_cast<T>(d[5]);
         }
@@ -179,6 +191,7 @@ class SpatialTransformer : public Sensor<T> {
   Mode mode_;
   Sampler sampler_;
   Start start_;
+  Fixed fixed_;
 };
 
 }  // namespace glimpse

@@ -31,6 +31,7 @@ struct ExperimentConfig {
   int patch = 8;
   int scales = 1;
   double unit_pixels = 0;  // pixels per unit of location; 0 = half the canvas
+  std::string policy;      // a registered location policy (src/rl/policies.h); empty: the attention's own
   // model
   std::string core = "rnn";  // a registered core (src/model/cores.h)
   int hidden = 256;          // core state size
@@ -43,6 +44,8 @@ struct ExperimentConfig {
   bool reward_norm = false;         // normalise rewards over the batch
   double semi_sampling = 0.0;       // probability that the expected location replaces the sample
   double rl_weight = 1.0;           // weight of the REINFORCE term in the hybrid loss
+  std::string reward = "terminal";  // a registered reward (src/rl/reward.h)
+  double step_loss = 0.0;           // weight of the auxiliary classification after glimpses 1..T-1
   bool rl_into_core = false;        // REINFORCE also trains the core and glimpse networks
   // optimizer
   std::string optimizer = "adam";  // a registered optimizer (src/core/optimizer.h)

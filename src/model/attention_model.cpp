@@ -72,6 +72,8 @@ void AttentionModel<T>::Prepare(int rows, Rollout<T>& r) const {
   EnsureShape(r.probs, N, C);
   r.actions.resize(N);
   EnsureShape(r.dlogits, N, C);
+  EnsureShape(r.step_logits, spec_.step_logits ? TN : 0, C);
+  EnsureShape(r.dstep_logits, spec_.step_logits ? TN : 0, C);
   EnsureShape(r.dpre, TN, static_cast<std::size_t>(K_));
   EnsureShape(r.dbaseline, TN, 1);
   EnsureShape(r.dH, TN + N, Hd);
@@ -124,10 +126,13 @@ void AttentionModel<T>::Forward(const T* images, int rows, int height, int width
 template <class T>
 void AttentionModel<T>::DrawNoise(int rows, Rng& rng, double semi_sampling, Rollout<T>& r) const {
   const auto TN = static_cast<std::size_t>(spec_.steps) * rows;
-  const int Z = policy_ ? policy_->noise_size() : 0;
+  const int Z = noise_size();
   r.noise.resize(TN * Z);
   r.expected.assign(TN, 0);
-  if (!policy_) return;  // differentiable sensors draw nothing
+  if (!policy_) {  // a differentiable read draws only its reparameterisation noise, if any
+    for (double& z : r.noise) z = rng.Normal();
+    return;
+  }
   for (int t = 0; t < spec_.steps; ++t) {
     const std::size_t first = static_cast<std::size_t>(t) * rows;
     policy_->DrawNoise(rows, rng, r.noise.data() + first * Z);
@@ -140,9 +145,11 @@ template <class T>
 void AttentionModel<T>::ForwardDrawn(const T* images, int rows, int height, int width, Rollout<T>& r,
                                      LocationMode mode) const {
   const auto TN = static_cast<std::size_t>(spec_.steps) * rows;
-  if (mode == LocationMode::kSample && policy_)
-    Check(r.noise.size() == TN * policy_->noise_size() && r.expected.size() == TN,
+  if (mode == LocationMode::kSample)
+    Check(r.noise.size() == TN * noise_size() && r.expected.size() == TN,
           "ForwardDrawn(kSample) needs DrawNoise for the same number of rows");
+  const bool noisy_reads = !policy_ && sensor_->read_noise() > 0 && mode != LocationMode::kMean;
+  if (noisy_reads) Check(r.noise.size() == TN * P_, "a noisy read needs its noise drawn (DrawNoise) for these rows");
   if (mode == LocationMode::kGiven)
     Check(r.rows == rows && r.steps == spec_.steps, "kGiven needs a rollout of the same shape");
   Prepare(rows, r);
@@ -168,6 +175,11 @@ void AttentionModel<T>::ForwardDrawn(const T* images, int rows, int height, int 
     if (!policy_) {  // differentiable sensor: the read network's outputs are the read parameters
       std::copy(head, head + nP, loc);
       std::copy(head, head + nP, read);
+      if (noisy_reads) {  // reparameterised: read = p + std eps (d read / d p = 1)
+        const double* eps = r.noise.data() + first * P_;
+        const T sd = static_cast<T>(sensor_->read_noise());
+        for (std::size_t i = 0; i < nP; ++i) read[i] += sd * static_cast<T>(eps[i]);
+      }
       std::fill(choice, choice + rows, LocationPolicy<T>::kExpected);
     } else {
       policy_->Activate(head, rows, head);
@@ -179,7 +191,7 @@ void AttentionModel<T>::ForwardDrawn(const T* images, int rows, int height, int 
             choice[n] = LocationPolicy<T>::kExpected;
           }
       } else if (mode == LocationMode::kMean) {
-        policy_->Mean(head, rows, loc);
+        policy_->Greedy(head, rows, loc);
         std::fill(choice, choice + rows, LocationPolicy<T>::kExpected);
       }
       for (std::size_t i = 0; i < nP; ++i) read[i] = std::clamp(loc[i], T(-1), T(1));
@@ -190,8 +202,14 @@ void AttentionModel<T>::ForwardDrawn(const T* images, int rows, int height, int 
   }
   // Baselines b_t from h_{t-1}, t = 1..T: one product over all steps.
   baseline_.Forward(r.core.h_at(0), spec_.steps * rows, r.baseline.data());
-  action_.Forward(r.core.h_at(spec_.steps), rows, r.logits.data());
   const int C = spec_.classes;
+  if (spec_.step_logits) {  // z_1 .. z_T in one product; the answer is z_T
+    action_.Forward(r.core.h_at(1), spec_.steps * rows, r.step_logits.data());
+    const T* last = r.block(r.step_logits, spec_.steps);
+    std::copy(last, last + static_cast<Index>(rows) * C, r.logits.data());
+  } else {
+    action_.Forward(r.core.h_at(spec_.steps), rows, r.logits.data());
+  }
   for (int n = 0; n < rows; ++n) {
     const T* z = r.logits.data() + static_cast<Index>(n) * C;
     r.actions[n] = static_cast<std::int32_t>(std::max_element(z, z + C) - z);
@@ -205,9 +223,8 @@ void AttentionModel<T>::Backward(Rollout<T>& r) const {
     return;
   }
   const int N = r.rows, TT = r.steps, TN = TT * N;
-  // Action loss -> h_T -> back through the core and the glimpse network.
-  std::fill(r.dH.begin(), r.dH.end(), T(0));
-  action_.Backward(r.core.h_at(TT), r.dlogits.data(), N, r.dH.data() + static_cast<Index>(TT) * N * spec_.hidden);
+  // Action loss -> h_T (every h_t with step logits) -> back through the core and the glimpse network.
+  ActionBackward(r);
   // REINFORCE (and entropy) -> the location network, whose input rows are h_0..h_{T-1}; with
   // reinforce_into_core also into dh_{t-1} before the core's pass (h_0's share is unused),
   // otherwise h_{t-1} is detached.
@@ -222,11 +239,20 @@ void AttentionModel<T>::Backward(Rollout<T>& r) const {
 }
 
 template <class T>
+void AttentionModel<T>::ActionBackward(Rollout<T>& r) const {
+  const Index N = r.rows, TT = r.steps, H = spec_.hidden;
+  std::fill(r.dH.begin(), r.dH.end(), T(0));
+  if (spec_.step_logits)
+    action_.Backward(r.core.h_at(1), r.dstep_logits.data(), static_cast<int>(TT * N), r.dH.data() + N * H);
+  else
+    action_.Backward(r.core.h_at(TT), r.dlogits.data(), static_cast<int>(N), r.dH.data() + TT * N * H);
+}
+
+template <class T>
 void AttentionModel<T>::BackwardThroughReads(Rollout<T>& r) const {
   const int N = r.rows, TT = r.steps;
   const Index H = spec_.hidden;
-  std::fill(r.dH.begin(), r.dH.end(), T(0));
-  action_.Backward(r.core.h_at(TT), r.dlogits.data(), N, r.dH.data() + TT * N * H);
+  ActionBackward(r);
   for (int t = TT; t >= 1; --t) {
     // dh_t is complete here: step t+1's read has added its share.
     core_->BackwardStep(t, r.dH.data(), r.core);
@@ -252,7 +278,7 @@ std::unique_ptr<AttentionModel<T>> MakeAttentionModel(const ModelSpec& spec, con
                                                       int width) {
   const AttentionKind<T>& kind = Attentions<T>().Get(cfg.attention);
   std::unique_ptr<LocationPolicy<T>> policy;
-  if (kind.hard()) policy = Policies<T>().Get(kind.policy).make(cfg);
+  if (kind.hard()) policy = Policies<T>().Get(PolicyOf(kind, cfg)).make(cfg);
   std::unique_ptr<Sensor<T>> context_view;
   if (spec.context > 0) context_view = std::make_unique<WholeCanvas<T>>(spec.context, 1, height, width);
   return std::make_unique<AttentionModel<T>>(spec, kind.make(cfg, height, width), std::move(policy),

@@ -8,6 +8,10 @@
 //                  b_t  = W_b h_{t-1} + c                    baseline network (input detached)
 //   logits = W_a h_T + b_a                                   action network
 //
+// With ModelSpec::step_logits the action network also classifies after every glimpse, z_t = W_a h_t
+// + b_a for t = 1..T (one product over all steps; r.step_logits), for an auxiliary loss at every
+// step and dense rewards (estimator.h); the gradient r.dstep_logits then enters h_t at every step.
+//
 // With a context network (ModelSpec::context > 0, DRAM, Ba et al. 2015), h_0 is not 0 but
 //   h_0 = tanh(W_c v + b_c),  v = the whole canvas box-filtered to context x context pixels,
 // so the first location (or read) already depends on the image. Its gradient is the one that
@@ -49,8 +53,11 @@ struct ModelSpec {
   // false detaches the location network's input, as most reimplementations do.
   bool reinforce_into_core = false;
   int context = 0;  // side of the context network's view of the canvas (0: no context network, h_0 = 0)
+  bool step_logits = false;  // classify after every glimpse (r.step_logits), not only after the last
 };
 
+// kSample: draw each location; kMean: the policy's greedy location (LocationPolicy::Greedy: the mean
+// of a Gaussian, the most probable cell of a categorical policy); kGiven: reuse r.loc and r.choice.
 enum class LocationMode { kSample, kMean, kGiven };
 
 template <class T>
@@ -66,7 +73,7 @@ class AttentionModel {
 
   // Runs T steps on images (N, H, W). kSample draws l_t from the policy with `rng`, except that with
   // probability `semi_sampling` a row takes the policy's expected location instead; kMean always
-  // takes the expectation; kGiven reuses r.loc and r.choice as they are (gradient checks).
+  // takes the greedy location; kGiven reuses r.loc and r.choice as they are (gradient checks).
   // A policy without a mean (the uniform control: LocationPolicy::has_mean) samples in kMean mode
   // too (see Resolve), so its rng must then be given as well.
   void Forward(const T* images, int rows, int height, int width, Rollout<T>& r, LocationMode mode,
@@ -78,16 +85,23 @@ class AttentionModel {
 
   // Forward in two parts: DrawNoise fills r.noise and r.expected for `rows` episodes from rng in
   // the order Forward consumes them (step by step; in each step the policy's deviates for every
-  // row, then one semi-sampling draw per row when semi_sampling > 0); ForwardDrawn then runs the
+  // row, then one semi-sampling draw per row when semi_sampling > 0; a differentiable read with
+  // read noise (Sensor::read_noise) draws P standard normals per row and step instead, added to its
+  // read parameters in kSample and kGiven, not in kMean); ForwardDrawn then runs the
   // steps, kSample taking its draws from r.noise / r.expected. Forward(kSample) is exactly the two
   // in turn; a data-parallel caller draws for the whole batch and hands each shard its rows.
   void DrawNoise(int rows, Rng& rng, double semi_sampling, Rollout<T>& r) const;
   void ForwardDrawn(const T* images, int rows, int height, int width, Rollout<T>& r, LocationMode mode) const;
 
-  // Back-propagates r.dlogits, r.dpre and r.dbaseline (set by an Estimator) into the gradients
+  // Back-propagates r.dlogits (with step logits r.dstep_logits), r.dpre and r.dbaseline (set by an
+  // Estimator) into the gradients
   // (accumulating; call store().ZeroGrad() first).
   void Backward(Rollout<T>& r) const;
 
+  // Deviates per row and step in r.noise: the policy's, a noisy read's P, or 0.
+  int noise_size() const {
+    return policy_ ? policy_->noise_size() : (sensor_->read_noise() > 0 ? sensor_->param_size() : 0);
+  }
   ParamStore<T>& store() { return store_; }
   const ParamStore<T>& store() const { return store_; }
   const ModelSpec& spec() const { return spec_; }
@@ -107,6 +121,7 @@ class AttentionModel {
 
  private:
   void Prepare(int rows, Rollout<T>& r) const;
+  void ActionBackward(Rollout<T>& r) const;  // the classification loss's gradient into r.dH
   void BackwardThroughReads(Rollout<T>& r) const;
   void ContextForward(Rollout<T>& r) const;   // h_0 from the context network (when there is one)
   void ContextBackward(Rollout<T>& r) const;  // its parameters' gradient from dh_0 (block 0 of r.dH)

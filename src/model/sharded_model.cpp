@@ -44,6 +44,8 @@ void ShardedModel<T>::SizeFull(int rows, Rollout<T>& r) const {
   EnsureShape(r.probs, N, C);
   r.actions.resize(N);
   EnsureShape(r.dlogits, N, C);
+  EnsureShape(r.step_logits, m.spec().step_logits ? TN : 0, C);
+  EnsureShape(r.dstep_logits, m.spec().step_logits ? TN : 0, C);
   EnsureShape(r.dpre, TN, K);
   EnsureShape(r.dbaseline, TN, 1);
 }
@@ -61,7 +63,7 @@ void ShardedModel<T>::Forward(const T* images, int rows, int height, int width, 
   r.images = images, r.height = height, r.width = width;
   const int TT = r.steps, K = static_cast<int>(r.head.shape(1)), P = static_cast<int>(r.loc.shape(1));
   const int C = static_cast<int>(r.logits.shape(1));
-  const int Z = model().policy() ? model().policy()->noise_size() : 0;
+  const int Z = model().noise_size();
   pool_.Run(S, [&](int s) {
     const int n0 = ShareBegin(s, rows, S), ns = ShareBegin(s + 1, rows, S) - n0;
     Rollout<T>& p = parts_[s];
@@ -82,6 +84,7 @@ void ShardedModel<T>::Forward(const T* images, int rows, int height, int width, 
     CopyRows(p.choice.data(), ns, 0, r.choice.data(), rows, n0, ns, 1, TT);
     CopyRows(p.baseline.data(), ns, 0, r.baseline.data(), rows, n0, ns, 1, TT);
     CopyRows(p.logits.data(), ns, 0, r.logits.data(), rows, n0, ns, C, 1);
+    if (model().spec().step_logits) CopyRows(p.step_logits.data(), ns, 0, r.step_logits.data(), rows, n0, ns, C, TT);
     CopyRows(p.actions.data(), ns, 0, r.actions.data(), rows, n0, ns, 1, 1);
   });
 }
@@ -96,6 +99,8 @@ void ShardedModel<T>::Backward(Rollout<T>& r) {
     Rollout<T>& p = parts_[s];
     CheckEq(p.rows, ns, "rows of a shard (Backward must follow this model's Forward)");
     CopyRows(r.dlogits.data(), rows, n0, p.dlogits.data(), ns, 0, ns, C, 1);
+    if (model().spec().step_logits)
+      CopyRows(r.dstep_logits.data(), rows, n0, p.dstep_logits.data(), ns, 0, ns, C, TT);
     CopyRows(r.dpre.data(), rows, n0, p.dpre.data(), ns, 0, ns, K, TT);
     CopyRows(r.dbaseline.data(), rows, n0, p.dbaseline.data(), ns, 0, ns, 1, TT);
     if (s > 0) replicas_[s]->store().ZeroGrad();  // replica 0 accumulates, as the single model does

@@ -8,6 +8,7 @@ BaselineKind NoBaselineKind();            // no_baseline.cpp
 BaselineKind LearnedBaselineKind();       // learned_baseline.cpp
 BaselineKind MovingAverageBaselineKind(); // moving_average_baseline.cpp
 BaselineKind LeaveOneOutBaselineKind();   // leave_one_out_baseline.cpp
+BaselineKind SelfCriticalBaselineKind();  // self_critical_baseline.cpp
 
 const Registry<BaselineKind>& Baselines() {
   static const Registry<BaselineKind> registry("baseline", {
@@ -15,6 +16,7 @@ const Registry<BaselineKind>& Baselines() {
       LearnedBaselineKind(),
       MovingAverageBaselineKind(),
       LeaveOneOutBaselineKind(),
+      SelfCriticalBaselineKind(),
   });
   return registry;
 }

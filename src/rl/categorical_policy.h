@@ -48,6 +48,17 @@ class CategoricalPolicy : public LocationPolicy<T> {
       loc[2 * r + 1] = y;
     }
   }
+  // The most probable cell's centre (the first of equals): a place the policy goes, unlike Mean.
+  void Greedy(const T* head, int rows, T* loc) const override {
+    const int K = head_size();
+    for (int r = 0; r < rows; ++r) {
+      const T* p = head + static_cast<std::ptrdiff_t>(r) * K;
+      const int k = static_cast<int>(std::max_element(p, p + K) - p);
+      loc[2 * r] = CellX(k);
+      loc[2 * r + 1] = CellY(k);
+    }
+  }
+  std::string greedy_name() const override { return "most probable cell"; }
   // Noise: one uniform deviate u per row; the draw is the first cell whose cumulative probability
   // exceeds u (inverse CDF).
   int noise_size() const override { return 1; }

@@ -7,11 +7,15 @@
 
 #include <cmath>
 
+#include "src/core/config.h"
 #include "src/core/error.h"
 #include "src/nn/activations.h"
 #include "src/rl/location_policy.h"
 
 namespace glimpse {
+
+// --std, owned by the Gaussian policy kind (gaussian_policy.cpp); learned-std starts from it.
+extern const KindOption<double> kPolicyStd;
 
 template <class T>
 class GaussianPolicy : public LocationPolicy<T> {

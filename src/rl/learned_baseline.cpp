@@ -1,4 +1,5 @@
-// b_{t,n} = W_b h_{t-1} + c, the model's baseline network, regressing R' (Mnih et al. 2014).
+// b_{t,n} = W_b h_{t-1} + c, the model's baseline network, regressing the return G
+// (Mnih et al. 2014: the reward R').
 #include "src/rl/baseline.h"
 
 namespace glimpse {
@@ -6,7 +7,7 @@ namespace {
 
 class LearnedBaseline : public Baseline {
  public:
-  double Value(int, double predicted) const override { return predicted; }
+  double Value(std::size_t, double predicted) const override { return predicted; }
   bool learned() const override { return true; }
 };
 

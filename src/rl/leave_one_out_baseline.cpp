@@ -1,4 +1,4 @@
-// b_n = mean of R' over the other M - 1 samples of the same image (Kool et al. 2019); rows
+// b_{t,n} = mean of G_t over the other M - 1 samples of the same image (Kool et al. 2019); rows
 // n = i M + m hold sample m of image i. Needs --samples of at least 2.
 #include "src/rl/baseline.h"
 
@@ -7,20 +7,20 @@ namespace {
 
 class LeaveOneOutBaseline : public Baseline {
  public:
-  void Begin(const std::vector<double>& rewards, int samples) override {
-    const int N = static_cast<int>(rewards.size()), M = samples;
-    value_.resize(N);
-    for (int n = 0; n < N; ++n) {
-      const int first = n - n % M;
+  void Begin(const std::vector<double>& returns, int rows, int samples, const std::vector<double>&) override {
+    const std::size_t TN = returns.size(), N = static_cast<std::size_t>(rows), M = static_cast<std::size_t>(samples);
+    value_.resize(TN);
+    for (std::size_t i = 0; i < TN; ++i) {
+      const std::size_t first = i - (i % N) % M;  // sample 0 of the same image at the same step
       double s = 0;
-      for (int m = 0; m < M; ++m) s += rewards[first + m];
-      value_[n] = (s - rewards[n]) / (M - 1);
+      for (std::size_t m = 0; m < M; ++m) s += returns[first + m];
+      value_[i] = (s - returns[i]) / static_cast<double>(M - 1);
     }
   }
-  double Value(int n, double) const override { return value_[n]; }
+  double Value(std::size_t i, double) const override { return value_[i]; }
 
  private:
-  std::vector<double> value_;  // (N)
+  std::vector<double> value_;  // (T N)
 };
 
 }  // namespace

@@ -30,8 +30,14 @@ class LocationPolicy {
   virtual bool has_mean() const { return true; }
   // pre (N, K) -> head (N, K); may alias.
   virtual void Activate(const T* pre, int rows, T* head) const = 0;
-  // Expected location of each row: head (N, K) -> loc (N, 2).
+  // Expected location of each row: head (N, K) -> loc (N, 2) (semi-sampling's replacement).
   virtual void Mean(const T* head, int rows, T* loc) const = 0;
+  // The deterministic location that evaluation (M = 1) and the greedy episode take: head (N, K) ->
+  // loc (N, 2). The mean, except where the mean is not a place the policy can go (categorical: the
+  // weighted average of the cell centres; its greedy location is the most probable cell's centre).
+  virtual void Greedy(const T* head, int rows, T* loc) const { Mean(head, rows, loc); }
+  // What Greedy takes, in words (evaluation's description).
+  virtual std::string greedy_name() const { return "policy mean"; }
   // A draw is split in two so that the random numbers can be drawn for a whole batch in row order
   // and the rows then processed in any grouping (data-parallel shards) with the same result:
   // noise_size() deviates per row; DrawNoise fills noise (N, noise_size) from rng in row order;

@@ -1,5 +1,5 @@
-// b = exponential moving average of the batch's mean reward, b <- 0.9 b + 0.1 mean R' after each
-// batch (Show, Attend and Tell, Xu et al. 2015). Its state, the average, is checkpointed.
+// b = exponential moving average of the batch's mean reward, b <- 0.9 b + 0.1 mean G_1 after
+// each batch (the episode's return; the terminal reward R') (Show, Attend and Tell, Xu et al. 2015). Its state, the average, is checkpointed.
 #include "src/rl/baseline.h"
 
 namespace glimpse {
@@ -8,8 +8,8 @@ namespace {
 class MovingAverageBaseline : public Baseline {
  public:
   static constexpr double kDecay = 0.9;
-  double Value(int, double) const override { return average_; }
-  void End(double mean_reward) override { average_ = kDecay * average_ + (1 - kDecay) * mean_reward; }
+  double Value(std::size_t, double) const override { return average_; }
+  void End(double mean_return) override { average_ = kDecay * average_ + (1 - kDecay) * mean_return; }
   // "baseline_average" is the name run files have always stored it under.
   std::map<std::string, double> State() const override { return {{"baseline_average", average_}}; }
   void SetState(const std::map<std::string, double>& s) override {

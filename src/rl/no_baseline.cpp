@@ -6,7 +6,7 @@ namespace {
 
 class NoBaseline : public Baseline {
  public:
-  double Value(int, double) const override { return 0.0; }
+  double Value(std::size_t, double) const override { return 0.0; }
 };
 
 }  // namespace

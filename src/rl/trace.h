@@ -20,12 +20,16 @@ struct PolicyTrace {
   std::vector<std::int32_t> choice;  // (T N) categorical cell, kContinuous, or kExpected
   Mat<T> baseline;                   // (T N, 1) b_t predicted from h_{t-1} (the learned baseline's input)
   Mat<T> logits;                     // (N, C) action network on h_T
+  // With a classifier at every step (ModelSpec::step_logits): the action network on h_1 .. h_T,
+  // whose last block equals logits; otherwise 0 rows.
+  Mat<T> step_logits;                // (T N, C)
 };
 
 template <class T>
 struct LossSignals {
   Mat<T> probs;      // (N, C) softmax of the logits
-  Mat<T> dlogits;    // (N, C) gradient at the logits
+  Mat<T> dlogits;    // (N, C) gradient at the logits (with step logits: unused, zero)
+  Mat<T> dstep_logits;  // (T N, C) with step logits: the gradient at every step's logits, the final loss's included
   Mat<T> dpre;       // (T N, K) gradient at the location network's pre-activations
   Mat<T> dbaseline;  // (T N, 1) gradient at the baseline predictions
 };

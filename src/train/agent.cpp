@@ -15,6 +15,9 @@ EstimatorConfig EstimatorConfigFor(const ExperimentConfig& cfg) {
   ec.entropy = cfg.entropy;
   ec.reward_norm = cfg.reward_norm;
   ec.samples = cfg.samples;
+  ec.step_loss = cfg.step_loss;
+  ec.reward = cfg.reward;
+  ec.returns = Rewards().Get(cfg.reward).make(cfg);
   return ec;
 }
 

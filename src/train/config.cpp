@@ -10,6 +10,7 @@
 #include "src/core/usable_cores.h"
 #include "src/model/cores.h"
 #include "src/rl/baseline.h"
+#include "src/rl/reward.h"
 #include "src/rl/policies.h"
 
 namespace glimpse {
@@ -58,6 +59,10 @@ std::vector<OptionSpec> MakeOptions() {
       Num("patch", "sensor", "retina patch size g (g x g pixels at the finest scale)", &C::patch),
       Num("scales", "sensor", "scales k, each twice as wide as the last: the retina, the controls, stn and draw", &C::scales),
       Num("unit-pixels", "sensor", "pixels per unit of location (0 = half the canvas)", &C::unit_pixels),
+      Selector(Policies<float>(), "sensor",
+               "location policy of a retina attention (gaussian, categorical, random, centre), in place of "
+               "its own (empty: the attention's own)",
+               &C::policy),
       Selector(Cores<float>(), "model", "core network", &C::core),
       Num("hidden", "model", "core state size (strip5: the slot network's hidden layer)", &C::hidden),
       Num("glimpse-hidden", "model",
@@ -74,6 +79,11 @@ std::vector<OptionSpec> MakeOptions() {
       Num("semi-sampling", "policy", "probability that the expected location replaces the sample",
           &C::semi_sampling),
       Num("rl-weight", "policy", "weight of the REINFORCE term in the hybrid loss", &C::rl_weight),
+      Selector(Rewards(), "policy", "reward of an episode", &C::reward),
+      Num("step-loss", "model",
+          "weight of an auxiliary classification after every glimpse but the last (the mean "
+          "cross-entropy over glimpses 1..T-1; 0 = off: classify after the last only)",
+          &C::step_loss),
       Flag("rl-into-core", "policy",
            "send the REINFORCE gradient through the location network into the core and glimpse "
            "networks (the paper's hybrid loss); off: the location network's input is detached",
@@ -112,6 +122,7 @@ std::vector<OptionSpec> MakeOptions() {
   AddKindRows(Policies<float>(), specs);
   AddKindRows(Cores<float>(), specs);
   AddKindRows(Baselines(), specs);
+  AddKindRows(Rewards(), specs);
   AddKindRows(Optimizers(), specs);
   AddKindRows(Schedules(), specs);
   for (std::size_t i = 0; i < specs.size(); ++i)
@@ -169,6 +180,7 @@ void Validate(const ExperimentConfig& c) {
   CheckRange(c.grid, 1, 64, "option --grid");
   const CoreKind<float>& core = Cores<float>().Get(c.core);  // unknown names first, before the ranges
   const BaselineKind& baseline = Baselines().Get(c.baseline);
+  const RewardKind& reward = Rewards().Get(c.reward);
   const OptimizerKind& optimizer = Optimizers().Get(c.optimizer);
   const ScheduleKind& schedule = Schedules().Get(c.schedule);
   Check(c.train_images >= 0, "option --train-images: expected >= 0 (0 = all), found ", c.train_images);
@@ -184,6 +196,9 @@ void Validate(const ExperimentConfig& c) {
         c.env, "), found ", c.context);
   CheckRange(c.samples, 1, 1024, "option --samples");
   Check(c.rl_weight >= 0, "option --rl-weight: expected >= 0, found ", c.rl_weight);
+  Check(c.step_loss >= 0, "option --step-loss: expected >= 0 (0 = off), found ", c.step_loss);
+  Check(!reward.per_step || attention.hard(), "option --reward ", c.reward, ": --attention ", c.attention,
+        " has no location policy for a reward to train");
   Check(c.lr > 0, "option --lr: expected a positive learning rate, found ", c.lr);
   CheckRange(c.batch, 1, 1 << 16, "option --batch");
   CheckRange(c.epochs, 1, 1 << 20, "option --epochs");
@@ -201,14 +216,17 @@ void Validate(const ExperimentConfig& c) {
   // Each selected kind checks what it needs.
   ValidateKind(task, c);
   ValidateKind(attention, c);
+  Check(c.policy.empty() || attention.any_policy, "option --policy: --attention ", c.attention,
+        " has no retina that a policy could move; --policy goes with gaussian, categorical, random or centre");
   if (attention.hard()) {
-    const PolicyKind<float>& policy = Policies<float>().Get(attention.policy);
+    const PolicyKind<float>& policy = Policies<float>().Get(PolicyOf(attention, c));
     ValidateKind(policy, c);
     Check(c.samples == 1 || policy.make(c)->noise_size() > 0, "option --samples: --attention ", c.attention,
           " always looks at the same places, so more than one sample per image repeats the same episode; use 1");
   }
   ValidateKind(core, c);
   ValidateKind(baseline, c);
+  ValidateKind(reward, c);
   ValidateKind(optimizer, c);
   ValidateKind(schedule, c);
 }

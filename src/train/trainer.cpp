@@ -77,6 +77,9 @@ Trainer::Trainer(const ExperimentConfig& cfg, RunFile* file, bool resume)
   pool_ = std::make_unique<WorkerPool>(cfg_.parallel == "data" ? ResolvedThreads(cfg_) - 1 : 0);
   agent_ = Agents().Get(task_kind.agent).make(cfg_, *task_, *pool_);
   estimator_ = std::make_unique<Estimator<float>>(EstimatorConfigFor(cfg_), agent_->policy());
+  Check(!estimator_->needs_greedy() || agent_->policy()->has_mean(), "option --baseline ", cfg_.baseline,
+        ": the greedy episode takes the policy's mean location, and --attention ", cfg_.attention,
+        "'s policy has none");
   batch_idx_.resize(static_cast<std::size_t>(cfg_.batch) * cfg_.samples);
   reward_.resize(batch_idx_.size());
   // Data-parallel shards each run their products on one BLAS thread; otherwise BLAS has them all.
@@ -133,6 +136,11 @@ LossReport Trainer::ComputeGradients(const std::int64_t* indices, int images, st
   agent_->set_sensor_timer(profile_ ? &profile_->sensor : nullptr);
   Render(train_batch_, Split::kTrain, batch_idx_.data(), N, epoch);
   timer.Lap(&Profile::task);
+  if (estimator_->needs_greedy()) {  // the self-critical baseline: the greedy episode first
+    agent_->Forward(train_batch_, LocationMode::kMean, nullptr, 0.0);
+    for (int n = 0; n < N; ++n) reward_[n] = agent_->answers()[n] == train_batch_.labels[n] ? 1.0f : 0.0f;
+    estimator_->SetGreedy(agent_->trace(), train_batch_.labels.data(), reward_.data());
+  }
   agent_->Forward(train_batch_, LocationMode::kSample, &rng, cfg_.semi_sampling);
   timer.Lap(&Profile::forward);
   const std::int32_t* answers = agent_->answers();
@@ -171,6 +179,7 @@ void Trainer::TrainStep(const std::int64_t* indices, int images, std::int64_t ep
   images_seen_ += images;
   sum_.total += rep.total, sum_.action += rep.action, sum_.reinforce += rep.reinforce;
   sum_.baseline += rep.baseline, sum_.reward += rep.reward, sum_.entropy += rep.entropy;
+  sum_.step += rep.step;
   ++sum_n_;
 }
 
@@ -269,13 +278,15 @@ void Trainer::LogTrain(double elapsed_s, std::int64_t session_steps) {
   const std::int64_t total = static_cast<std::int64_t>(cfg_.epochs) * steps;
   const double lr = schedule_->rate(cfg_.lr, step_ - 1, total);
   if (logger_->recording()) {
-    logger_->Series("/train", {{"step", static_cast<double>(step_)}, {"epoch", epoch_f},
-                             {"images", static_cast<double>(images_seen_)}, {"loss", sum_.total / n},
-                             {"loss_action", sum_.action / n}, {"loss_reinforce", sum_.reinforce / n},
-                             {"loss_baseline", sum_.baseline / n}, {"reward", sum_.reward / n},
-                             {"accuracy", sum_.reward / n}, {"entropy", sum_.entropy / n},
-                             {"grad_norm", sum_grad_norm_ / n}, {"lr", lr * lr_scale_},
-                             {"wall_s", wall_s_}});
+    RunLogger::Row row = {{"step", static_cast<double>(step_)}, {"epoch", epoch_f},
+                          {"images", static_cast<double>(images_seen_)}, {"loss", sum_.total / n},
+                          {"loss_action", sum_.action / n}, {"loss_reinforce", sum_.reinforce / n},
+                          {"loss_baseline", sum_.baseline / n}, {"reward", sum_.reward / n},
+                          {"accuracy", sum_.reward / n}, {"entropy", sum_.entropy / n},
+                          {"grad_norm", sum_grad_norm_ / n}, {"lr", lr * lr_scale_},
+                          {"wall_s", wall_s_}};
+    if (cfg_.step_loss > 0) row.push_back({"loss_step", sum_.step / n});  // the auxiliary classification
+    logger_->Series("/train", row);
     Sync(false);
   }
   std::cout << "epoch " << std::fixed << std::setprecision(2) << epoch_f << "/" << cfg_.epochs << " step " << step_
@@ -298,7 +309,7 @@ std::string Trainer::DescribeEval(int samples) const {
   if (!p) return "deterministic reads";
   if (samples > 1)
     return "class probabilities averaged over the sampled episodes (seeded)";
-  return p->has_mean() ? "policy mean" : "one seeded sample: the policy has no mean";
+  return p->has_mean() ? p->greedy_name() : "one seeded sample: the policy has no mean";
 }
 
 EvalResult Trainer::Evaluate(Split split, int samples, int max_images) {

@@ -28,7 +28,7 @@ TEST_CASE("DRAW read with a tiny sigma and stride 1 is a crop", "[attention][dra
   CHECK(g[0] == Approx(0.5 * (3 * W + 5)));
 }
 
-TEST_CASE("DRAW read gradients match finite differences (parameters and image; one and three scales)",
+TEST_CASE("DRAW read gradients match finite differences (parameters and image - one and three scales)",
           "[attention][draw][gradcheck]") {
   for (const int K : {1, 3}) {
   INFO(K << " scales");

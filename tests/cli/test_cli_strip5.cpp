@@ -77,7 +77,7 @@ TEST_CASE("strip5 with the categorical choice keeps the REINFORCE options", "[cl
   CHECK(f.ReadSeries("/diagnostics", "grad_var")[0] > 0);
 }
 
-TEST_CASE("strip5 refuses the image sensors; render draws strips", "[cli][strip5]") {
+TEST_CASE("strip5 refuses the image sensors - render draws strips", "[cli][strip5]") {
   const std::string run = TempDir() + "/glimpse_cli_strip5_bad.h5";
   for (const char* attention : {"gaussian", "draw", "stn"}) {
     const auto r = RunGlimpse("train --out " + run + " --attention " + attention + Small());

@@ -37,7 +37,7 @@ std::string LastLine(const std::string& s) {
 
 }  // namespace
 
-TEST_CASE("train writes a run that eval reads back; last lines follow the contract", "[cli][train]") {
+TEST_CASE("train writes a run that eval reads back - last lines follow the contract", "[cli][train]") {
   const std::string run = TempDir() + "/glimpse_cli_run.h5";
   std::remove(run.c_str());
   auto r = RunGlimpse("train --out " + run + " --epochs 1" + Small());
@@ -51,7 +51,7 @@ TEST_CASE("train writes a run that eval reads back; last lines follow the contra
   r = RunGlimpse("eval --run " + run + " --split val --samples 3");
   CHECK(r.code == 0);
   CHECK(LastLine(r.output).rfind("val_error=", 0) == 0);
-  CHECK_THAT(r.output, Catch::Contains("averaged over M = 3"));
+  CHECK_THAT(r.output, Catch::Contains("averaged over the sampled episodes (seeded), M = 3"));
 
   SECTION("an existing --out is refused without --force") {
     r = RunGlimpse("train --out " + run + " --epochs 1" + Small());

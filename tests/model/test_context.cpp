@@ -91,7 +91,7 @@ TEST_CASE("Context network: whole-model gradient check for every registered atte
     }
 }
 
-TEST_CASE("With a context network the first location depends on the image; without, it cannot",
+TEST_CASE("With a context network the first location depends on the image - without, it cannot",
           "[model][context]") {
   for (const int context : {0, kContext}) {
     INFO("context " << context);

@@ -45,7 +45,7 @@ TEST_CASE("The random-location control samples when evaluated, reproducibly from
                     Catch::Contains("needs an Rng"));
 }
 
-TEST_CASE("No control's location network gets a gradient; the rest of the model does", "[model][control]") {
+TEST_CASE("No control's location network gets a gradient - the rest of the model does", "[model][control]") {
   for (const std::string attention : {"random", "centre", "whole"}) {
     INFO(attention);
     auto model = Control(attention);

@@ -25,6 +25,7 @@ constexpr int kH = 16, kW = 16;
 struct Kind {
   std::string attention;  // a registered attention
   std::string core;       // a registered core
+  bool step = false;      // classify after every glimpse (--step-loss 0.5; hard kinds: --reward dense)
 };
 
 std::unique_ptr<AttentionModel<double>> MakeModel(const Kind& k) {
@@ -34,6 +35,7 @@ std::unique_ptr<AttentionModel<double>> MakeModel(const Kind& k) {
   spec.hidden = 9;
   spec.classes = 4;
   spec.core = k.core;
+  spec.step_logits = k.step;
   ExperimentConfig cfg;
   cfg.attention = k.attention;
   cfg.patch = 4, cfg.scales = 2, cfg.grid = 3, cfg.attention_dim = 5;
@@ -46,12 +48,14 @@ std::vector<Kind> AllKinds() {
   std::vector<Kind> kinds;
   const auto cores = Cores<double>().Names();
   for (const auto& a : Attentions<double>()) kinds.push_back({a.name, cores[kinds.size() % cores.size()]});
+  kinds.push_back({"gaussian", "lstm", true});  // step logits with dense rewards, and through reads
+  kinds.push_back({"draw", "rnn", true});
   return kinds;
 }
 
 // One training step's outputs: the rollout's loss-facing fields and the gradients.
 struct StepResult {
-  std::vector<double> head, loc, baseline, logits, grads;
+  std::vector<double> head, loc, baseline, logits, step_logits, grads;
   std::vector<std::int32_t> choice, actions;
 };
 
@@ -73,6 +77,10 @@ StepResult TrainStep(const Kind& k, int shards, int rows, LocationMode mode) {
   model.Forward(images.data(), rows, kH, kW, r, mode, &policy, /*semi_sampling=*/0.3);
   EstimatorConfig ec;
   ec.reward_norm = true;  // a batch-level estimator: needs the whole batch gathered
+  if (k.step) {
+    ec.step_loss = 0.5;
+    if (model.model().policy()) ec.reward = "dense";
+  }
   Estimator<double> est(ec, model.model().policy());
   est.Compute(r, labels.data(), reward.data(), r);
   model.store().ZeroGrad();
@@ -82,6 +90,7 @@ StepResult TrainStep(const Kind& k, int shards, int rows, LocationMode mode) {
   out.loc.assign(r.loc.begin(), r.loc.end());
   out.baseline.assign(r.baseline.begin(), r.baseline.end());
   out.logits.assign(r.logits.begin(), r.logits.end());
+  out.step_logits.assign(r.step_logits.begin(), r.step_logits.end());
   out.grads.assign(model.store().grads().begin(), model.store().grads().end());
   out.choice = r.choice;
   out.actions = r.actions;
@@ -123,7 +132,7 @@ TEST_CASE("Shards give the single model's rollout and gradients", "[model][shard
     for (LocationMode mode : {LocationMode::kSample, LocationMode::kMean}) {
       const StepResult one = TrainStep(k, 1, 7, mode);
       for (int shards : {2, 3}) {
-        INFO(k.attention << " " << k.core << ", " << shards << " shards, mode " << static_cast<int>(mode));
+        INFO(k.attention << " " << k.core << (k.step ? " with step logits" : "") << ", " << shards << " shards, mode " << static_cast<int>(mode));
         const StepResult many = TrainStep(k, shards, 7, mode);  // 7 rows: unequal shards
         // The same draws: the same choices, and values equal to rounding.
         CHECK(many.choice == one.choice);
@@ -132,6 +141,8 @@ TEST_CASE("Shards give the single model's rollout and gradients", "[model][shard
         CHECK(MaxDiff(many.loc, one.loc) <= 1e-13);
         CHECK(MaxDiff(many.baseline, one.baseline) <= 1e-13);
         CHECK(MaxDiff(many.logits, one.logits) <= 1e-13);
+        CHECK(one.step_logits.size() == (k.step ? 3u * 7 * 4 : 0u));
+        CHECK(MaxDiff(many.step_logits, one.step_logits) <= 1e-13);
         // Gradients: sums over rows in another grouping.
         double scale = 0;
         for (double g : one.grads) scale = std::max(scale, std::abs(g));

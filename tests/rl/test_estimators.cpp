@@ -4,7 +4,9 @@
 // locations, rewards from a known reward function), runs Estimator::Compute, and reads the
 // REINFORCE gradient it wrote at the location network's pre-activations (LossSignals::dpre, which is the
 // gradient of the *loss*: minus the gradient of expected reward). Averaged over many batches it
-// must match the exact gradient within a few standard errors, for every baseline.
+// must match the exact gradient within a few standard errors, for every baseline. A baseline that
+// needs the greedy episode (self-critical) gets it: the policy's greedy location (the most probable
+// cell of a categorical policy), scored by the same reward function with its own draws.
 #include <catch2/catch.hpp>
 
 #include "src/rl/categorical_policy.h"
@@ -66,7 +68,20 @@ Stats Estimate(const LocationPolicy<double>& pol, const std::vector<double>& pre
   std::vector<std::int32_t> labels(kRows, 0);
   Stats s(K);
   std::vector<double> noise;
+  PolicyTrace<double> greedy = OneStep(K);
+  std::vector<double> greedy_reward(kRows);
+  const auto* categorical = dynamic_cast<const CategoricalPolicy<double>*>(&pol);
   for (int b = 0; b < batches; ++b) {
+    if (est.needs_greedy()) {
+      for (int n = 0; n < kRows; ++n) {
+        std::copy(head.begin(), head.end(), greedy.head.data() + n * K);
+        pol.Greedy(head.data(), 1, greedy.loc.data() + 2 * n);
+        greedy.choice[n] = categorical ? static_cast<std::int32_t>(std::max_element(head.begin(), head.end()) - head.begin())
+                                       : LocationPolicy<double>::kExpected;
+        greedy_reward[n] = reward_of(greedy.loc.data() + 2 * n, greedy.choice[n], rng);
+      }
+      est.SetGreedy(greedy, labels.data(), greedy_reward.data());
+    }
     for (int n = 0; n < kRows; ++n) {
       std::copy(head.begin(), head.end(), r.head.data() + n * K);
       pol.Sample(head.data(), 1, rng, noise, r.loc.data() + 2 * n, r.choice.data() + n);

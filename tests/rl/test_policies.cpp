@@ -3,6 +3,7 @@
 
 #include "src/rl/categorical_policy.h"
 #include "src/rl/gaussian_policy.h"
+#include "src/rl/learned_std_policy.h"
 #include "tests/gradcheck.h"
 
 using namespace glimpse;
@@ -43,6 +44,57 @@ TEST_CASE("Gaussian policy: score and entropy gradients", "[rl][policy][gradchec
   CheckPolicyGradients(pol, {0.4, -1.1}, rng);
   CHECK(pol.Entropy(nullptr) == Approx(2 * std::log(0.3 * std::sqrt(2 * M_PI * M_E))));
   CHECK_THROWS_WITH(GaussianPolicy<double>(-0.1), Catch::Contains("positive std"));
+}
+
+TEST_CASE("Learned-std policy: score and entropy gradients in the mean and the std", "[rl][policy][gradcheck]") {
+  Rng rng(4, "test");
+  const LearnedStdPolicy<double> pol(0.1);
+  CHECK(pol.head_size() == 4);
+  for (const std::vector<double>& pre : {std::vector<double>{0.4, -1.1, 0.0, 0.0},
+                                         std::vector<double>{-0.2, 0.7, 1.3, -2.1},
+                                         std::vector<double>{0.9, 0.1, -4.0, 6.0}})
+    CheckPolicyGradients(pol, pre, rng);
+  // sigma starts at --std and stays within a decade of it; the entropy is that of the two sigmas.
+  double head[4];
+  const double start[4] = {0, 0, 0, 0}, far[4] = {0, 0, 50, -50};
+  pol.Activate(start, 1, head);
+  CHECK(head[2] == Approx(0.1));
+  CHECK(pol.Entropy(head) == Approx(2 * std::log(0.1 * std::sqrt(2 * M_PI * M_E))));
+  pol.Activate(far, 1, head);
+  CHECK(head[2] == Approx(1.0));
+  CHECK(head[3] == Approx(0.01));
+  // Draws follow N(mu, sigma^2) per coordinate.
+  const double pre[4] = {0.5, -0.5, 1.0, -1.0};
+  pol.Activate(pre, 1, head);
+  std::vector<double> noise;
+  double loc[2], m[2] = {0, 0}, v[2] = {0, 0};
+  std::int32_t choice;
+  const int n = 40000;
+  for (int i = 0; i < n; ++i) {
+    pol.Sample(head, 1, rng, noise, loc, &choice);
+    for (int d = 0; d < 2; ++d) m[d] += loc[d] / n, v[d] += (loc[d] - head[d]) * (loc[d] - head[d]) / n;
+  }
+  for (int d = 0; d < 2; ++d) {
+    CHECK(std::abs(m[d] - head[d]) < 4 * head[2 + d] / std::sqrt(n));
+    CHECK(std::sqrt(v[d]) == Approx(head[2 + d]).epsilon(0.02));
+  }
+  CHECK_THROWS_WITH(LearnedStdPolicy<double>(0), Catch::Contains("positive starting std"));
+}
+
+TEST_CASE("Categorical policy: the greedy location is the most probable cell, not the mean", "[rl][policy]") {
+  const CategoricalPolicy<double> pol(2);
+  const double head[4] = {0.4, 0.1, 0.1, 0.4};  // two equal modes at opposite corners: mean (0, 0)
+  double mean[2], greedy[2];
+  pol.Mean(head, 1, mean);
+  pol.Greedy(head, 1, greedy);
+  CHECK(mean[0] == Approx(0.0).margin(1e-15));
+  CHECK(greedy[0] == pol.CellX(0));  // the first of equals
+  CHECK(greedy[1] == pol.CellY(0));
+  const GaussianPolicy<double> gauss(0.2);
+  const double mu[2] = {0.3, -0.6};
+  gauss.Greedy(mu, 1, greedy);
+  CHECK(greedy[0] == 0.3);
+  CHECK(greedy[1] == -0.6);
 }
 
 TEST_CASE("Categorical policy: score and entropy gradients", "[rl][policy][gradcheck]") {

@@ -7,6 +7,7 @@
 
 #include "src/attention/attentions.h"
 #include "src/rl/baseline.h"
+#include "src/rl/policies.h"
 #include "src/train/checkpoint.h"
 #include "src/train/trainer.h"
 #include "tests/cli/cli_helpers.h"
@@ -126,7 +127,7 @@ TEST_CASE("Resuming a stopped run gives the same run as never stopping", "[train
   CHECK(a.ReadArray<float>("/trajectories/locations") == b.ReadArray<float>("/trajectories/locations"));
 }
 
-TEST_CASE("The same seed and thread count give the same run; another seed does not", "[train]") {
+TEST_CASE("The same seed and thread count give the same run - another seed does not", "[train]") {
   ExperimentConfig cfg = SmallConfig();
   cfg.epochs = 1;
   CHECK(FinalParams(cfg) == FinalParams(cfg));
@@ -227,26 +228,41 @@ TEST_CASE("Evaluation with M > 1 samples is reproducible and M = 1 uses the poli
   CHECK(t.Evaluate(Split::kVal, 1, 16).images == 16);
 }
 
-TEST_CASE("Every estimator trains; diagnostics land in /diagnostics", "[train][estimator]") {
-  // Every registered hard attention with every registered baseline, the other estimator options
-  // (reward normalisation, entropy bonus, semi-sampling) switched on in turn.
+TEST_CASE("Every estimator trains - diagnostics land in /diagnostics", "[train][estimator]") {
+  // Every registered hard attention with every registered baseline (the self-critical one where
+  // the policy has a greedy location), the other estimator options (reward normalisation, entropy
+  // bonus, semi-sampling) switched on in turn; then the learned-std policy and the dense reward
+  // with the auxiliary step loss, with every baseline.
   struct Variant {
     std::string attention, baseline;
     int samples;
     bool reward_norm;
     double entropy, semi;
+    std::string policy = "", reward = "terminal";
   };
   std::vector<Variant> variants;
   for (const auto& a : Attentions<float>())
     for (const BaselineKind& b : Baselines())
       if (a.hard()) {
+        const auto policy = Policies<float>().Get(a.policy).make(SmallConfig());
+        if (b.make(2)->greedy() && !policy->has_mean()) continue;  // no greedy episode to compare with
+        const bool draws = policy->noise_size() > 0;  // a policy that always looks at the same place: M = 1
+        if (!draws && b.validate) continue;           // (loo needs M >= 2)
         const int i = static_cast<int>(variants.size());
-        variants.push_back({a.name, b.name, 2 + i % 2, i % 2 == 1, i % 3 == 0 ? 0.01 : 0.0, i % 4 == 3 ? 0.5 : 0.0});
+        variants.push_back({a.name, b.name, draws ? 2 + i % 2 : 1, i % 2 == 1, i % 3 == 0 ? 0.01 : 0.0,
+                            i % 4 == 3 ? 0.5 : 0.0});
       }
+  for (const BaselineKind& b : Baselines()) {
+    variants.push_back({"gaussian", b.name, 2, false, 0.01, 0.0, "learned-std"});
+    variants.push_back({"gaussian", b.name, 2, b.name == "average", 0.0, 0.0, "", "dense"});
+  }
   REQUIRE(variants.size() >= 8);
   for (const auto& v : variants) {
-    INFO(v.attention << " " << v.baseline);
+    INFO(v.attention << " " << v.baseline << " " << v.policy << " " << v.reward);
     ExperimentConfig cfg = SmallConfig();
+    cfg.policy = v.policy;
+    cfg.reward = v.reward;
+    cfg.step_loss = v.reward == "dense" ? 1.0 : 0.0;
     cfg.epochs = 1;
     cfg.attention = v.attention;
     cfg.grid = 3;
@@ -268,6 +284,8 @@ TEST_CASE("Every estimator trains; diagnostics land in /diagnostics", "[train][e
     for (double g : f.ReadSeries("/diagnostics", "grad_var")) CHECK((std::isfinite(g) && g >= 0));
     for (double e : f.ReadSeries("/diagnostics", "entropy")) CHECK(std::isfinite(e));
     for (double l : f.ReadSeries("/train", "loss")) CHECK(std::isfinite(l));
+    if (cfg.step_loss > 0)
+      for (double l : f.ReadSeries("/train", "loss_step")) CHECK((std::isfinite(l) && l > 0));
     if (v.attention == "categorical")  // uniform-ish over 9 cells at the start
       CHECK(f.ReadSeries("/diagnostics", "entropy")[0] > 1.5);
   }

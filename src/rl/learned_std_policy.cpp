@@ -1,0 +1,24 @@
+#include "src/rl/learned_std_policy.h"
+
+#include "src/rl/gaussian_policy.h"
+#include "src/rl/policies.h"
+
+namespace glimpse {
+
+template <class T>
+PolicyKind<T> LearnedStdPolicyKind() {
+  PolicyKind<T> k;
+  k.name = "learned-std";
+  k.help = "Gaussian with a std learned from the state, starting at --std and kept within a decade of it "
+           "(--attention gaussian --policy learned-std)";
+  k.validate = [](const ExperimentConfig& c) {
+    Check(kPolicyStd.Get(c) > 0, "option --std: expected a positive standard deviation, found ", kPolicyStd.Get(c));
+  };
+  k.make = [](const ExperimentConfig& c) { return std::make_unique<LearnedStdPolicy<T>>(kPolicyStd.Get(c)); };
+  return k;
+}
+
+template PolicyKind<float> LearnedStdPolicyKind();
+template PolicyKind<double> LearnedStdPolicyKind();
+
+}  // namespace glimpse

@@ -1,0 +1,21 @@
+// RAM's reward: 1 if the answer after the last glimpse is right, else 0, and every step's return is
+// that reward (Mnih et al. 2014).
+#include "src/rl/reward.h"
+
+namespace glimpse {
+
+RewardKind TerminalRewardKind() {
+  RewardKind k;
+  k.name = "terminal";
+  k.help = "RAM: 1 if the final answer is right, else 0, the return of every step";
+  k.make = [](const ExperimentConfig&) -> ReturnsFn {
+    return [](const Outcome& o, std::vector<double>& G) {
+      const std::size_t N = static_cast<std::size_t>(o.rows);
+      G.resize(N * o.steps);
+      for (std::size_t i = 0; i < G.size(); ++i) G[i] = (*o.correct)[i % N];
+    };
+  };
+  return k;
+}
+
+}  // namespace glimpse
