@@ -10,6 +10,7 @@ template <class T> AttentionKind<T> SoftAttentionKind();      // soft_attention.
 template <class T> AttentionKind<T> DrawReadKind();           // draw_read.cpp
 template <class T> AttentionKind<T> SpatialTransformerKind(); // spatial_transformer.cpp
 template <class T> AttentionKind<T> PathwiseRetinaKind();     // pathwise_retina.cpp
+template <class T> AttentionKind<T> GumbelGridKind();         // gumbel_grid.cpp
 template <class T> AttentionKind<T> RandomRetinaKind();       // retina.cpp (control)
 template <class T> AttentionKind<T> CentreRetinaKind();       // retina.cpp (control)
 template <class T> AttentionKind<T> WholeCanvasKind();        // whole_canvas.cpp (control)
@@ -23,6 +24,7 @@ const Registry<AttentionKind<T>>& Attentions() {
       DrawReadKind<T>(),
       SpatialTransformerKind<T>(),
       PathwiseRetinaKind<T>(),
+      GumbelGridKind<T>(),
       RandomRetinaKind<T>(),
       CentreRetinaKind<T>(),
       WholeCanvasKind<T>(),

@@ -18,6 +18,9 @@ struct AttentionKind : KindInfo {
   bool hard() const { return !policy.empty(); }
   // True when the sensor reads wherever any registered policy says, so --policy may replace its own.
   bool any_policy = false;
+  // True when the read's backward pass is a surrogate gradient (Gumbel straight-through: biased by
+  // design), so finite differences of the forward cannot check it; its own test measures the bias.
+  bool straight_through = false;
   // The sensor for a canvas of height x width pixels.
   std::function<std::unique_ptr<Sensor<T>>(const ExperimentConfig&, int height, int width)> make;
 };

@@ -28,7 +28,7 @@ class PathwiseRetina : public SpatialTransformer<T> {
     Check(noise_std >= 0, "pathwise retina: expected a noise std >= 0, found ", noise_std);
   }
   std::string name() const override { return "pathwise"; }
-  double read_noise() const override { return noise_; }
+  ReadNoise read_noise() const override { return {ReadNoise::Kind::kGaussian, noise_}; }
 
  private:
   // A = diag((g-1)/(W-1), (g-1)/(H-1)) makes the finest grid's step one pixel; t = 2 u / (W - 1) x

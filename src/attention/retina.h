@@ -52,21 +52,28 @@ class Retina : public Sensor<T> {
     const int D = glimpse_size();
     const RetinaCache<T>* c = static_cast<const RetinaCache<T>*>(cache);
     const bool sat = c && c->Holds(images, batch, H, W);
+    for (int b = 0; b < batch; ++b)
+      ReadAt(images, b, H, W, static_cast<double>(loc[2 * b]), static_cast<double>(loc[2 * b + 1]),
+             glimpse + static_cast<std::ptrdiff_t>(b) * D, sat ? c : nullptr);
+  }
+
+  // The glimpse (D) of image b of `images` at location (x, y), from the summed-area tables when
+  // cache (may be null) was prepared for `images` (more than b of them).
+  void ReadAt(const T* images, int b, int H, int W, double x, double y, T* out, const SensorCache* cache) const {
+    const RetinaCache<T>* c = static_cast<const RetinaCache<T>*>(cache);
+    const bool sat = c && c->Holds(images, b + 1, H, W);
+    const T* img = images + static_cast<std::ptrdiff_t>(b) * H * W;
     const double ux = unit_ > 0 ? unit_ : W / 2.0, uy = unit_ > 0 ? unit_ : H / 2.0;
-    for (int b = 0; b < batch; ++b) {
-      const T* img = images + static_cast<std::ptrdiff_t>(b) * H * W;
-      const double cx = W / 2.0 + static_cast<double>(loc[2 * b]) * ux;
-      const double cy = H / 2.0 + static_cast<double>(loc[2 * b + 1]) * uy;
-      for (int s = 0; s < k_; ++s) {
-        const int f = 1 << s, size = g_ * f;
-        const int x0 = static_cast<int>(std::floor(cx - size / 2.0 + 0.5));
-        const int y0 = static_cast<int>(std::floor(cy - size / 2.0 + 0.5));
-        T* out = glimpse + static_cast<std::ptrdiff_t>(b) * D + s * g_ * g_;
-        if (sat && f > 1)
-          ReadScaleSat(c->Table(b), H, W, x0, y0, f, out);
-        else
-          ReadScale(img, H, W, x0, y0, f, out);
-      }
+    const double cx = W / 2.0 + x * ux, cy = H / 2.0 + y * uy;
+    for (int s = 0; s < k_; ++s) {
+      const int f = 1 << s, size = g_ * f;
+      const int x0 = static_cast<int>(std::floor(cx - size / 2.0 + 0.5));
+      const int y0 = static_cast<int>(std::floor(cy - size / 2.0 + 0.5));
+      T* o = out + s * g_ * g_;
+      if (sat && f > 1)
+        ReadScaleSat(c->Table(b), H, W, x0, y0, f, o);
+      else
+        ReadScale(img, H, W, x0, y0, f, o);
     }
   }
 

@@ -22,6 +22,14 @@ struct SensorCache {
   virtual ~SensorCache() = default;
 };
 
+// Noise on a differentiable read's parameters (Sensor::read_noise): z ~ N(0, 1) or Gumbel(0, 1).
+struct ReadNoise {
+  enum class Kind { kNone, kGaussian, kGumbel };
+  Kind kind = Kind::kNone;
+  double scale = 0;
+  bool on() const { return kind != Kind::kNone && scale > 0; }
+};
+
 template <class T>
 class Sensor {
  public:
@@ -49,9 +57,12 @@ class Sensor {
   virtual void InitParams(Rng& /*rng*/) {}
   // Read parameters the read network should start from (its bias; weights start at zero), or empty.
   virtual std::vector<T> InitialParams() const { return {}; }
-  // Standard deviation of the Gaussian noise the model adds to the read parameters when it samples
-  // an episode (a reparameterised read: read = p + std eps, the gradient passes through p); 0: none.
-  virtual double read_noise() const { return 0.0; }
+  // The noise the model adds to the read parameters when it samples an episode (a reparameterised
+  // read: read = p + scale z, the gradient passes through p unchanged); none at evaluation.
+  virtual ReadNoise read_noise() const { return {}; }
+  // Training progress in [0, 1] (step / total steps), set before each training step, for a sensor
+  // with a schedule (the Gumbel read's temperature); the only state a sensor may keep.
+  virtual void SetProgress(double /*fraction*/) {}
   virtual void Backward(const T* /*images*/, int /*batch*/, int /*height*/, int /*width*/,
                         const T* /*params*/, const T* /*dglimpse*/, T* /*dparams*/, T* /*dimages*/,
                         SensorCache* /*cache*/) const {

@@ -1,6 +1,7 @@
 #include "src/model/attention_model.h"
 
 #include <algorithm>
+#include <cmath>
 #include <chrono>
 
 #include "src/attention/attentions.h"
@@ -130,7 +131,8 @@ void AttentionModel<T>::DrawNoise(int rows, Rng& rng, double semi_sampling, Roll
   r.noise.resize(TN * Z);
   r.expected.assign(TN, 0);
   if (!policy_) {  // a differentiable read draws only its reparameterisation noise, if any
-    for (double& z : r.noise) z = rng.Normal();
+    const bool gumbel = sensor_->read_noise().kind == ReadNoise::Kind::kGumbel;
+    for (double& z : r.noise) z = gumbel ? -std::log(-std::log(std::max(rng.Uniform(), 1e-300))) : rng.Normal();
     return;
   }
   for (int t = 0; t < spec_.steps; ++t) {
@@ -148,7 +150,7 @@ void AttentionModel<T>::ForwardDrawn(const T* images, int rows, int height, int 
   if (mode == LocationMode::kSample)
     Check(r.noise.size() == TN * noise_size() && r.expected.size() == TN,
           "ForwardDrawn(kSample) needs DrawNoise for the same number of rows");
-  const bool noisy_reads = !policy_ && sensor_->read_noise() > 0 && mode != LocationMode::kMean;
+  const bool noisy_reads = !policy_ && sensor_->read_noise().on() && mode != LocationMode::kMean;
   if (noisy_reads) Check(r.noise.size() == TN * P_, "a noisy read needs its noise drawn (DrawNoise) for these rows");
   if (mode == LocationMode::kGiven)
     Check(r.rows == rows && r.steps == spec_.steps, "kGiven needs a rollout of the same shape");
@@ -175,9 +177,9 @@ void AttentionModel<T>::ForwardDrawn(const T* images, int rows, int height, int 
     if (!policy_) {  // differentiable sensor: the read network's outputs are the read parameters
       std::copy(head, head + nP, loc);
       std::copy(head, head + nP, read);
-      if (noisy_reads) {  // reparameterised: read = p + std eps (d read / d p = 1)
+      if (noisy_reads) {  // reparameterised: read = p + scale z (d read / d p = 1)
         const double* eps = r.noise.data() + first * P_;
-        const T sd = static_cast<T>(sensor_->read_noise());
+        const T sd = static_cast<T>(sensor_->read_noise().scale);
         for (std::size_t i = 0; i < nP; ++i) read[i] += sd * static_cast<T>(eps[i]);
       }
       std::fill(choice, choice + rows, LocationPolicy<T>::kExpected);

@@ -86,7 +86,7 @@ class AttentionModel {
   // Forward in two parts: DrawNoise fills r.noise and r.expected for `rows` episodes from rng in
   // the order Forward consumes them (step by step; in each step the policy's deviates for every
   // row, then one semi-sampling draw per row when semi_sampling > 0; a differentiable read with
-  // read noise (Sensor::read_noise) draws P standard normals per row and step instead, added to its
+  // read noise (Sensor::read_noise) draws P deviates (normal or Gumbel) per row and step instead, added to its
   // read parameters in kSample and kGiven, not in kMean); ForwardDrawn then runs the
   // steps, kSample taking its draws from r.noise / r.expected. Forward(kSample) is exactly the two
   // in turn; a data-parallel caller draws for the whole batch and hands each shard its rows.
@@ -100,8 +100,10 @@ class AttentionModel {
 
   // Deviates per row and step in r.noise: the policy's, a noisy read's P, or 0.
   int noise_size() const {
-    return policy_ ? policy_->noise_size() : (sensor_->read_noise() > 0 ? sensor_->param_size() : 0);
+    return policy_ ? policy_->noise_size() : (sensor_->read_noise().on() ? sensor_->param_size() : 0);
   }
+  // Training progress in [0, 1] for the sensor's schedule (Sensor::SetProgress).
+  void SetProgress(double fraction) { sensor_->SetProgress(fraction); }
   ParamStore<T>& store() { return store_; }
   const ParamStore<T>& store() const { return store_; }
   const ModelSpec& spec() const { return spec_; }

@@ -60,6 +60,8 @@ class Agent {
   virtual int shards() const { return 1; }
   // When set, Forward adds the seconds spent in its sensor to *seconds (bench --profile).
   virtual void set_sensor_timer(double* /*seconds*/) {}
+  // Training progress in [0, 1] (step / total steps), before each training step: a schedule's input.
+  virtual void SetProgress(double /*fraction*/) {}
 };
 
 // The registered agents: one declaration and one line per kind in agent.cpp.

@@ -27,6 +27,7 @@ class ImageAgent : public Agent {
   void LogExamples(const Task& task, RunLogger& log, std::int64_t epoch) override;
   int shards() const override { return model_->shards(); }
   void set_sensor_timer(double* seconds) override { model_->set_sensor_timer(seconds); }
+  void SetProgress(double fraction) override { model_->SetProgress(fraction); }
   const AttentionModel<float>& model() const { return model_->model(); }
 
  private:

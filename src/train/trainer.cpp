@@ -154,6 +154,8 @@ LossReport Trainer::ComputeGradients(const std::int64_t* indices, int images, st
 }
 
 void Trainer::TrainStep(const std::int64_t* indices, int images, std::int64_t epoch) {
+  const std::int64_t total_steps = static_cast<std::int64_t>(cfg_.epochs) * StepsPerEpoch();
+  agent_->SetProgress(static_cast<double>(step_) / static_cast<double>(total_steps));
   const LossReport rep = ComputeGradients(indices, images, epoch, policy_rng_);
   const double t = profile_ ? SteadySeconds() : 0;
   auto& store = agent_->store();

@@ -24,7 +24,8 @@ TEST_CASE("Pathwise retina reads what the retina reads where the patch sits on w
     const PathwiseRetina<double> pathwise(4, 3, H, W, unit, 0.1);
     REQUIRE(pathwise.glimpse_size() == retina.glimpse_size());
     CHECK(pathwise.param_size() == 2);
-    CHECK(pathwise.read_noise() == 0.1);
+    CHECK(pathwise.read_noise().scale == 0.1);
+    CHECK(pathwise.read_noise().kind == ReadNoise::Kind::kGaussian);
     CHECK(pathwise.InitialParams() == std::vector<double>{0, 0});
     // Box centres W/2 + x u on whole pixels: u = 8 (half the canvas) or 5; partly off the canvas.
     const double u = unit > 0 ? unit : 8.0;

@@ -63,6 +63,7 @@ TEST_CASE("Step loss: whole-model gradient check, hard and differentiable attent
   for (const auto& registered : Attentions<double>())
   for (const std::string& core : Cores<double>().Names()) {
     if (registered.hard() && registered.name != "gaussian") continue;  // the retina's kinds share one path
+    if (registered.straight_through) continue;  // a surrogate gradient: test_gumbel_grid.cpp
     INFO(registered.name << " with the " << core << " core");
     auto model = MakeModel(registered.name, core, true);
     Rng rng(21, "init");
