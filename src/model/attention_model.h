@@ -109,8 +109,12 @@ class AttentionModel {
   const ModelSpec& spec() const { return spec_; }
   const Sensor<T>& sensor() const { return *sensor_; }
   const LocationPolicy<T>* policy() const { return policy_.get(); }  // null: differentiable sensor
-  // The tensors the REINFORCE gradient reaches (the location network; none without a policy).
-  std::vector<ParamId> PolicyParams() const { return policy_ ? location_.params() : std::vector<ParamId>{}; }
+  // The tensors whose gradient depends on the episode's draws, for the gradient-variance diagnostic:
+  // the location network under a policy (REINFORCE) or under a noisy differentiable read (pathwise,
+  // Gumbel: backpropagation through the draw); none for a deterministic read.
+  std::vector<ParamId> PolicyParams() const {
+    return policy_ || sensor_->read_noise().on() ? location_.params() : std::vector<ParamId>{};
+  }
   // When set, Forward adds the seconds spent in the sensor to *seconds (profiling).
   void set_sensor_timer(double* seconds) { sensor_seconds_ = seconds; }
   // Parameter name prefixes of each sub-network, for tests and diagnostics.

@@ -13,8 +13,8 @@ Trainer::Diagnostic Trainer::MeasureGradientVariance(int draws) {
   auto& store = agent_->store();
   std::vector<const ParamInfo*> tensors;  // the tensors that receive the REINFORCE gradient
   for (const ParamId id : agent_->PolicyParams()) tensors.push_back(&store.info(id));
-  Check(!tensors.empty(), "gradient-variance diagnostics need a hard-attention policy (--attention gaussian or ",
-        "categorical)");
+  Check(!tensors.empty(), "gradient-variance diagnostics need draws to vary over: a hard-attention policy or a ",
+        "noisy read (--attention ", cfg_.attention, " reads deterministically); use --diag-every 0");
   std::size_t count = 0;
   for (const ParamInfo* p : tensors) count += p->size;
   std::vector<double> mean(count, 0.0), sq(count, 0.0);
