@@ -72,6 +72,11 @@ std::vector<OptionSpec> MakeOptions() {
           "DRAM's context network (Ba et al. 2015): h_0 = tanh(W v + b), v the whole canvas box-filtered to "
           "N x N pixels, so the first location or read depends on the image (0 = off: h_0 = 0)",
           &C::context),
+      Str("init-from", "model",
+          "a run file whose validation-selected parameters (its last, if it has no best) start this run "
+          "instead of a random draw, e.g. a curriculum from cluttered60 to cluttered100; the models must "
+          "have the same parameter tables (empty: random)",
+          &C::init_from),
       Selector(Baselines(), "policy", "REINFORCE baseline", &C::baseline),
       Num("samples", "policy", "Monte Carlo samples (episodes) of each image per step", &C::samples),
       Num("entropy", "policy", "entropy bonus beta", &C::entropy),

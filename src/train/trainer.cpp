@@ -88,7 +88,10 @@ Trainer::Trainer(const ExperimentConfig& cfg, RunFile* file, bool resume)
   schedule_ = &Schedules().Get(cfg_.schedule);
   perm_.resize(task_->size(Split::kTrain));
 
-  if (file_ == nullptr) return;
+  if (file_ == nullptr) {
+    if (!cfg_.init_from.empty()) InitFrom(cfg_.init_from);
+    return;
+  }
   if (resume) {
     if (HasCheckpoint(*file_)) {
       LoadCheckpointNow();
@@ -99,6 +102,7 @@ Trainer::Trainer(const ExperimentConfig& cfg, RunFile* file, bool resume)
     return;
   }
   SetupRunFile();
+  if (!cfg_.init_from.empty()) InitFrom(cfg_.init_from);
   SaveCheckpointNow();  // epoch 0: a run killed in its first epoch resumes, a NaN can roll back
   Sync(true);
 }

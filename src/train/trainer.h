@@ -117,6 +117,7 @@ class Trainer {
   double last_sync_ = 0;
   void SaveCheckpointNow();
   void LoadCheckpointNow();
+  void InitFrom(const std::string& path);  // --init-from: another run's selected parameters
   // Cuts every series and trajectory dataset to the given lengths (absent: 0).
   void TruncateSeries(const std::map<std::string, std::int64_t>& lengths);
   void RestoreParams(const struct Checkpoint& c, const std::string& path);

@@ -55,6 +55,20 @@ std::int64_t Trainer::LoadWeights(const RunFile& file, bool best) {
 
 void Trainer::SaveBestNow() { SaveBestCheckpoint(*file_, ParamsNow(), best_val_error_); }
 
+void Trainer::InitFrom(const std::string& path) {
+  const RunFile source(path, RunFile::Mode::kReadOnly);
+  const bool best = HasBestCheckpoint(source);
+  const Checkpoint c = best ? LoadBestCheckpoint(source) : LoadCheckpoint(source);
+  const auto& store = agent_->store();
+  Check(c.params.size() == store.size() && c.table.size() == store.info().size(), "option --init-from: '", path,
+        "' holds a model of ", c.params.size(), " parameters in ", c.table.size(), " tensors, this run's has ",
+        store.size(), " in ", store.info().size(), ": the two runs need the same model options");
+  RestoreParams(c, path);
+  std::cout << "parameters from '" << path << "' (" << (best ? "validation-selected" : "last") << ", epoch " << c.epoch
+            << ")\n";
+  logger_->Attribute("init_from_params", (best ? "best " : "last ") + DigestOf(c.params.data(), c.params.size() * sizeof(float)));
+}
+
 void Trainer::LoadCheckpointNow() {
   const Checkpoint c = LoadCheckpoint(*file_);
   RestoreParams(c, file_->path());

@@ -376,3 +376,36 @@ TEST_CASE("Differentiable attention trains end to end and logs its read paramete
   bad.attention = "gaussian";
   CHECK_NOTHROW(Validate(bad));
 }
+
+TEST_CASE("--init-from starts a run from another run's validation-selected parameters", "[train][init-from]") {
+  ExperimentConfig cfg = SmallConfig();
+  cfg.epochs = 2;
+  const std::string source = RunPath("init_source");
+  {
+    RunFile file(source, RunFile::Mode::kCreate);
+    Trainer t(cfg, &file, false);
+    t.Run();
+  }
+  const RunFile read(source, RunFile::Mode::kReadOnly);
+  const Checkpoint best = LoadBestCheckpoint(read);
+  ExperimentConfig next = cfg;
+  next.seed = 7;  // another random draw: only --init-from can make the parameters equal
+  next.init_from = source;
+  const std::string path = RunPath("init_target");
+  {
+    RunFile file(path, RunFile::Mode::kCreate);
+    Trainer t(next, &file, false);
+    REQUIRE(t.store().size() == best.params.size());
+    for (std::size_t i = 0; i < best.params.size(); ++i) REQUIRE(t.store().values()[i] == best.params[i]);
+  }
+  {
+    const RunFile f(path, RunFile::Mode::kReadOnly);
+    CHECK(f.Attributes("/").at("init-from") == source);
+    CHECK(f.Attributes("/").at("init_from_params").rfind("best crc32:", 0) == 0);
+  }
+  // Another model: refused with the reason.
+  ExperimentConfig other = next;
+  other.hidden = 12;
+  RunFile file(RunPath("init_bad"), RunFile::Mode::kCreate);
+  CHECK_THROWS_WITH(Trainer(other, &file, false), Catch::Contains("need the same model options"));
+}
