@@ -2,6 +2,8 @@
 // --status prints only new|partial|finished for one run (used by scripts/sweep). The errors are those
 // of the evaluation with the lowest validation error (the first such): the run is selected on
 // validation error only, and the test error reported is that evaluation's.
+// --reach E adds time to accuracy: the training images and the wall time (training, and training plus
+// evaluation where the run file records it) until the validation error first reached E percent.
 #include <algorithm>
 #include <cmath>
 #include <iomanip>
@@ -52,13 +54,16 @@ int RunSummarize(int argc, char** argv) {
   po::options_description desc("summarize options");
   desc.add_options()("help,h", "show this help")(
       "runs", po::value<std::vector<std::string>>()->multitoken()->required(), "run files")(
-      "status", "print only new|partial|finished (one run)");
+      "status", "print only new|partial|finished (one run)")(
+      "reach", po::value<double>(),
+      "time to accuracy: also report the training images and wall time until the validation error first "
+      "reached this percentage (e.g. 4.04)");
   po::positional_options_description pos;
   pos.add("runs", -1);
   po::variables_map vm;
   po::store(po::command_line_parser(argc, argv).options(desc).positional(pos).run(), vm);
   if (vm.count("help")) {
-    std::cout << "usage: glimpse summarize RUN.h5 [RUN.h5 ...] [--status]\n\n" << desc << "\n";
+    std::cout << "usage: glimpse summarize RUN.h5 [RUN.h5 ...] [--status] [--reach PERCENT]\n\n" << desc << "\n";
     return 0;
   }
   po::notify(vm);
@@ -71,14 +76,20 @@ int RunSummarize(int argc, char** argv) {
     std::cout << (done >= cfg.epochs ? "finished" : done > 0 ? "partial" : "new") << "\n";
     return 0;
   }
+  const bool reach = vm.count("reach") > 0;
+  const double target = reach ? vm["reach"].as<double>() / 100 : 0;
+  Check(!reach || (target > 0 && target < 1), "--reach: expected a validation error in percent, between 0 and 100");
+  const std::string reach_head = reach ? Percent(target) + "%" : "";
   std::cout << "| run | epochs | best val error % (epoch) | its test error % (M=1) | last val / test % | images | "
-               "images/s | grad var | grad SNR | parameters | other (best evaluation, %) |\n"
-               "|---|---|---|---|---|---|---|---|---|---|---|\n";
+               "images/s | grad var | grad SNR | parameters | other (best evaluation, %) |";
+  if (reach) std::cout << " images to " << reach_head << " val | train min to " << reach_head << " | train + eval min |";
+  std::cout << "\n|---|---|---|---|---|---|---|---|---|---|---|" << (reach ? "---|---|---|" : "") << "\n";
   // Runs that differ only in seed: each one's best evaluation (validation-selected), pooled below.
   std::map<std::string, std::vector<std::size_t>> groups;
   std::vector<double> best_val(runs.size(), NAN), best_test(runs.size(), NAN), rates(runs.size(), NAN),
       walls(runs.size(), NAN);
   std::vector<bool> finished(runs.size(), false);
+  std::vector<double> reach_images(runs.size(), NAN), reach_min(runs.size(), NAN);
   for (std::size_t i = 0; i < runs.size(); ++i) {
     const std::string& path = runs[i];
     const RunFile f(path, RunFile::Mode::kReadOnly);
@@ -109,20 +120,52 @@ int RunSummarize(int argc, char** argv) {
     std::string other;
     if (f.SeriesLength("/eval"))
       for (const auto& name : f.SeriesNames("/eval")) {
-        if (name == "step" || name == "epoch" || name == "val_error" || name == "test_error" || name == "rss_mb") continue;
+        if (name == "step" || name == "epoch" || name == "val_error" || name == "test_error" || name == "rss_mb" ||
+            name == "images" || name == "train_s" || name == "eval_s")
+          continue;
         other += (other.empty() ? " " : ", ") + name + " " + Percent(f.ReadSeries("/eval", name)[best]);
       }
-    std::cout << other << " |\n";
+    std::cout << other << " |";
+    if (reach) {
+      const auto hit = std::find_if(val.begin(), val.end(), [&](double v) { return v <= target; });
+      if (hit == val.end()) {
+        std::cout << " not reached | - | - |";
+      } else {
+        // The cost when that evaluation was made: /eval's own columns, or (older files) the /train row
+        // logged at its step, which has no evaluation time.
+        const std::size_t e = static_cast<std::size_t>(hit - val.begin());
+        const auto names = f.SeriesNames("/eval");
+        const bool own = std::find(names.begin(), names.end(), "train_s") != names.end();
+        double img = NAN, train_s = NAN, eval_s = NAN;
+        if (own) {
+          img = f.ReadSeries("/eval", "images")[e], train_s = f.ReadSeries("/eval", "train_s")[e];
+          eval_s = f.ReadSeries("/eval", "eval_s")[e];
+        } else if (f.SeriesLength("/train")) {
+          const auto steps = f.ReadSeries("/train", "step");
+          const double at = f.ReadSeries("/eval", "step")[e];
+          const auto row = std::find(steps.begin(), steps.end(), at);
+          if (row != steps.end()) img = images[row - steps.begin()], train_s = wall[row - steps.begin()];
+        }
+        reach_images[i] = img, reach_min[i] = train_s / 60;
+        std::cout << " " << std::fixed << std::setprecision(0) << img << " (epoch " << static_cast<long>(epochs[e])
+                  << ") | " << std::setprecision(1) << train_s / 60 << " | ";
+        if (std::isfinite(eval_s)) std::cout << (train_s + eval_s) / 60;
+        else std::cout << "-";
+        std::cout << " |";
+      }
+    }
+    std::cout << "\n";
   }
   bool pooled = false;
   for (const auto& [key, members] : groups) pooled = pooled || members.size() > 1;
   if (!pooled) return 0;
+  const std::string reach_cols = reach ? " reached " + reach_head + " | images to it | train min to it |" : "";
   std::cout << "\nRuns that differ only in seed, pooled (each run's evaluation with the lowest validation "
                "error; mean +- sample std, and the 95% interval of the mean test error, Student's t; training "
                "images per second and training wall time, mean +- std; runs not finished are marked):\n\n"
                "| runs | n | best val error % | its test error % (M=1) | 95% interval of the test error % | images/s | "
-               "wall time, min |\n"
-               "|---|---|---|---|---|---|---|\n";
+               "wall time, min |"
+            << reach_cols << "\n|---|---|---|---|---|---|---|" << (reach ? "---|---|---|" : "") << "\n";
   for (const auto& [key, members] : groups) {
     std::vector<double> v, t, r, w;
     std::string names;
@@ -141,7 +184,23 @@ int RunSummarize(int argc, char** argv) {
     if (sr.n >= 2) std::cout << " +- " << sr.std;
     std::cout << " | " << std::setprecision(1) << sw.mean;
     if (sw.n >= 2) std::cout << " +- " << sw.std;
-    std::cout << " |\n";
+    std::cout << " |";
+    if (reach) {  // over the seeds that reached it
+      std::vector<double> ri, rm;
+      for (std::size_t i : members)
+        if (std::isfinite(reach_images[i])) ri.push_back(reach_images[i]), rm.push_back(reach_min[i]);
+      const SeedStats si = Summarize(ri), sm = Summarize(rm);
+      std::cout << " " << ri.size() << " of " << members.size() << " | ";
+      if (si.n == 0) std::cout << "- | - |";
+      else {
+        std::cout << std::setprecision(0) << si.mean;
+        if (si.n >= 2) std::cout << " +- " << si.std;
+        std::cout << " | " << std::setprecision(1) << sm.mean;
+        if (sm.n >= 2) std::cout << " +- " << sm.std;
+        std::cout << " |";
+      }
+    }
+    std::cout << "\n";
   }
   return 0;
 }

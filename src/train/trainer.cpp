@@ -361,10 +361,13 @@ void Trainer::EndEpoch() {
     const EvalResult val = Evaluate(Split::kVal, 1, cfg_.val_images);
     const EvalResult test = Evaluate(Split::kTest, 1, task_->size(Split::kTest));
     last_val_error_ = val.error;
+    eval_s_ += SteadySeconds() - t0;
     if (logger_->recording()) {
+      // images, train_s and eval_s: what the run had cost when this evaluation was made (time to accuracy).
       std::vector<std::pair<std::string, double>> row = {
           {"step", static_cast<double>(step_)}, {"epoch", static_cast<double>(epoch_)}, {"val_error", val.error},
-          {"test_error", test.error}, {"rss_mb", ResidentMb()}};
+          {"test_error", test.error}, {"rss_mb", ResidentMb()}, {"images", static_cast<double>(images_seen_)},
+          {"train_s", wall_s_}, {"eval_s", eval_s_}};
       for (const auto& [name, value] : test.extra) row.emplace_back("test_" + name, value);
       logger_->Series("/eval", row);
       agent_->LogExamples(*task_, *logger_, epoch_);

@@ -140,6 +140,7 @@ class Trainer {
   std::vector<std::int64_t> perm_;
   std::int64_t step_ = 0, epoch_ = 0;
   double wall_s_ = 0;  // training wall time, carried across resumes
+  double eval_s_ = 0;  // evaluation wall time (validation and test passes), carried across resumes
   // Averages over the current logging interval.
   LossReport sum_;
   int sum_n_ = 0;

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <iomanip>
 #include <sstream>
 
 #include "src/train/checkpoint.h"
@@ -130,6 +131,30 @@ TEST_CASE("The best-by-validation checkpoint, every eval recorded, every leg's p
   CHECK(f.ReadSeries("/provenance", "epochs") == std::vector<double>{2, 4});
   CHECK(f.Attributes("/provenance").count("commit_1") == 1);
   CHECK(RunGlimpse("verify " + run).code == 0);
+}
+
+TEST_CASE("summarize --reach: images and wall time until the validation error first reached a target",
+          "[cli][summarize]") {
+  const std::string run = TempDir() + "/glimpse_cli_reach.h5";
+  std::remove(run.c_str());
+  REQUIRE(RunGlimpse("train --out " + run + " --epochs 3" + Small()).code == 0);
+  const RunFile f(run, RunFile::Mode::kReadOnly);
+  // Each evaluation records what the run had cost by then.
+  const auto val = f.ReadSeries("/eval", "val_error"), images = f.ReadSeries("/eval", "images");
+  const auto train_s = f.ReadSeries("/eval", "train_s"), eval_s = f.ReadSeries("/eval", "eval_s");
+  REQUIRE(val.size() == 3);
+  CHECK(images[0] > 0);
+  CHECK(images == std::vector<double>{images[0], 2 * images[0], 3 * images[0]});
+  CHECK((train_s[0] > 0 && train_s[1] > train_s[0] && eval_s[2] > eval_s[0]));
+  // A target every evaluation meets: the first one's cost; one none meets: "not reached".
+  auto r = RunGlimpse("summarize " + run + " --reach 99.99");
+  REQUIRE(r.code == 0);
+  std::ostringstream first;
+  first << std::fixed << std::setprecision(0) << images[0] << " (epoch 1)";
+  CHECK_THAT(r.output, Catch::Contains("images to 99.99% val") && Catch::Contains(first.str()));
+  r = RunGlimpse("summarize " + run + " --reach 0.001");
+  CHECK_THAT(r.output, Catch::Contains("not reached"));
+  CHECK(RunGlimpse("summarize " + run + " --reach 150").code != 0);
 }
 
 TEST_CASE("eval refuses files that are not glimpse runs", "[cli][train]") {
