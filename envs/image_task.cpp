@@ -1,6 +1,7 @@
 #include "envs/image_task.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <memory>
 
 #include "envs/tasks.h"
@@ -39,6 +40,8 @@ ImageTask::ImageTask(TaskSpec spec, const DigitDataset& data, std::uint64_t seed
         "); use a canvas of at least ", std::max(dh, dw));
   Check(spec_.translate || (spec_.canvas == dh && spec_.canvas == dw), "task ", spec_.name,
         ": a canvas larger than the digit needs translation");
+  Check(spec_.digits() == 1 || (spec_.translate && spec_.canvas >= 2 * dw), "task ", spec_.name,
+        ": two digits need translation and a canvas at least two digits wide, found ", spec_.canvas);
   Check(spec_.clutter_pieces >= 0, "task ", spec_.name, ": negative clutter count");
   if (spec_.clutter_pieces > 0)
     CheckRange(spec_.clutter_size, 1, std::min(dh, dw), "task " + spec_.name + ": clutter size");
@@ -86,9 +89,22 @@ SampleInfo ImageTask::Render(Split split, std::int64_t index, std::int64_t epoch
     oy = static_cast<int>(rng.UniformInt(C - dh + 1));
     ox = static_cast<int>(rng.UniformInt(C - dw + 1));
   }
+  // A second digit (two-digit tasks): another of the split's digits, at a place whose frame shares no
+  // column with the first's (redrawn until it does not), so "left to right" is unambiguous.
+  const int pool = size(split);
+  int second = -1, oy2 = 0, ox2 = 0;
+  if (spec_.digits() == 2) {
+    second = static_cast<int>(rng.UniformInt(pool - 1));
+    if (second >= static_cast<int>(index)) ++second;
+    second += First(split);
+    do {
+      oy2 = static_cast<int>(rng.UniformInt(C - dh + 1));
+      ox2 = static_cast<int>(rng.UniformInt(C - dw + 1));
+    } while (std::abs(ox2 - ox) < dw);
+  }
   std::fill(out, out + static_cast<std::size_t>(C) * C, T(0));
   // Clutter: crops of other random digits of the same split, pasted with max.
-  const int pool = size(split), K = spec_.clutter_size;
+  const int K = spec_.clutter_size;
   for (int p = 0; p < spec_.clutter_pieces; ++p) {
     int other = static_cast<int>(rng.UniformInt(pool - 1));
     if (other >= static_cast<int>(index)) ++other;  // never the digit itself
@@ -103,17 +119,32 @@ SampleInfo ImageTask::Render(Split split, std::int64_t index, std::int64_t epoch
         o = std::max(o, static_cast<T>(src[(sy + y) * dw + sx + x]) / T(255));
       }
   }
-  const std::uint8_t* src = im.image(digit);  // the digit, pasted with max over the clutter
-  for (int y = 0; y < dh; ++y)
-    for (int x = 0; x < dw; ++x) {
-      T& o = out[(oy + y) * C + ox + x];
-      o = std::max(o, static_cast<T>(src[y * dw + x]) / T(255));
-    }
+  auto paste = [&](int d, int py, int px) {  // a digit, with max over the clutter
+    const std::uint8_t* src = im.image(d);
+    for (int y = 0; y < dh; ++y)
+      for (int x = 0; x < dw; ++x) {
+        T& o = out[(py + y) * C + px + x];
+        o = std::max(o, static_cast<T>(src[y * dw + x]) / T(255));
+      }
+    const Box& b = (split == Split::kTest ? test_boxes_ : train_boxes_)[d];
+    return Box{b.x0 + px, b.y0 + py, b.x1 + px, b.y1 + py};
+  };
   SampleInfo info;
   info.digit = digit;
-  info.label = Labels(split).labels[digit];
-  const Box& b = (split == Split::kTest ? test_boxes_ : train_boxes_)[digit];
-  info.box = Box{b.x0 + ox, b.y0 + oy, b.x1 + ox, b.y1 + oy};
+  info.box = info.boxes[0] = paste(digit, oy, ox);
+  info.label = info.labels[0] = Labels(split).labels[digit];
+  if (second >= 0) {
+    const Box b2 = paste(second, oy2, ox2);
+    const int l2 = Labels(split).labels[second];
+    const bool swap = ox2 < ox;  // read left to right
+    info.objects = 2;
+    info.digit2 = second;
+    info.labels[0] = swap ? l2 : info.label, info.labels[1] = swap ? info.label : l2;
+    info.boxes[0] = swap ? b2 : info.box, info.boxes[1] = swap ? info.box : b2;
+    info.box = info.boxes[0];
+    info.label = spec_.answer == TaskSpec::Answer::kPair ? 10 * info.labels[0] + info.labels[1]
+                                                         : info.labels[0] + info.labels[1];
+  }
   return info;
 }
 
@@ -124,6 +155,7 @@ TaskKind ImageTaskKind(const TaskSpec& spec, const char* help) {
   k.name = spec.name;
   k.help = help;
   k.height = k.width = spec.canvas;
+  k.classes = spec.classes();
   k.agent = "image";
   k.make = [spec](const DigitDataset& data, std::uint64_t seed) { return std::make_unique<ImageTask>(spec, data, seed); };
   return k;
@@ -135,5 +167,9 @@ TaskKind Mnist28Kind() { return ImageTaskKind(kMnist28, "the 28x28 digit as is")
 TaskKind Translated60Kind() { return ImageTaskKind(kTranslated60, "the digit anywhere on a 60x60 canvas"); }
 TaskKind Cluttered60Kind() { return ImageTaskKind(kCluttered60, "translated60 with 4 pieces of 8x8 clutter"); }
 TaskKind Cluttered100Kind() { return ImageTaskKind(kCluttered100, "a 100x100 canvas with 8 pieces of clutter"); }
+TaskKind Pairs100Kind() {
+  return ImageTaskKind(kPairs100, "two digits on cluttered100's canvas; the answer both labels, left to right (10 a + b)");
+}
+TaskKind Sum100Kind() { return ImageTaskKind(kSum100, "pairs100's canvas; the answer the sum of the two digits (19 classes)"); }
 
 }  // namespace glimpse

@@ -7,6 +7,8 @@
 //   translated60: the digit at a uniformly random position in a 60x60 black canvas
 //   cluttered60:  translated60 plus 4 random 8x8 crops of other digits of the same split
 //   cluttered100: a 100x100 canvas with 8 pieces of clutter
+//   pairs100:     cluttered100 with two digits, the answer both labels left to right (10 a + b)
+//   sum100:       the same canvas, the answer the sum of the two labels
 // Splits: train = training digits [0, 50000), val = training digits [50000, 60000) (the last 10,000
 // held out), test = the 10,000 test digits. Clutter comes from the same split's digits.
 #pragma once
@@ -27,6 +29,12 @@ struct TaskSpec {
   bool translate = false;  // random digit position (else centred; needs canvas == digit size)
   int clutter_pieces = 0;  // pieces of clutter per image
   int clutter_size = 8;    // each piece is clutter_size x clutter_size
+  // Two digits per canvas (translate only): placed where their frames share no column, read left to
+  // right; the answer is the ordered pair (10 left + right, 100 classes) or the sum (19 classes).
+  enum class Answer { kDigit, kPair, kSum };
+  Answer answer = Answer::kDigit;
+  int digits() const { return answer == Answer::kDigit ? 1 : 2; }
+  int classes() const { return answer == Answer::kPair ? 100 : answer == Answer::kSum ? 19 : 10; }
 };
 
 // The four RAM tasks (registered in envs/tasks.cpp).
@@ -34,6 +42,9 @@ const TaskSpec kMnist28{"mnist28", 28, false, 0, 8};
 const TaskSpec kTranslated60{"translated60", 60, true, 0, 8};
 const TaskSpec kCluttered60{"cluttered60", 60, true, 4, 8};
 const TaskSpec kCluttered100{"cluttered100", 100, true, 8, 8};
+// The two-digit tasks of issue 23 (registered in envs/tasks.cpp): cluttered100's canvas and clutter.
+const TaskSpec kPairs100{"pairs100", 100, true, 8, 8, TaskSpec::Answer::kPair};
+const TaskSpec kSum100{"sum100", 100, true, 8, 8, TaskSpec::Answer::kSum};
 
 class ImageTask : public Task {
  public:
@@ -45,6 +56,7 @@ class ImageTask : public Task {
   int height() const override { return spec_.canvas; }
   int width() const override { return spec_.canvas; }
   int size(Split split) const override;
+  int classes() const override { return spec_.classes(); }
   SampleInfo Render(Split split, std::int64_t index, std::int64_t epoch, float* out) const override;
 
  private:

@@ -73,6 +73,8 @@ StripSample Strip5Task::RenderStrip(Split split, std::int64_t index, std::int64_
   return s;
 }
 
+int Strip5Task::classes() const { return StripSample::kAnswers; }
+
 SampleInfo Strip5Task::Render(Split split, std::int64_t index, std::int64_t epoch, float* out) const {
   const StripSample s = RenderStrip(split, index, epoch, out);
   SampleInfo info;

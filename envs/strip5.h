@@ -43,6 +43,7 @@ class Strip5Task : public Task {
   // Renders strip `index` of `split` into out (28, 140), values in [0, 1]; overwrites all of out.
   StripSample RenderStrip(Split split, std::int64_t index, std::int64_t epoch, float* out) const;
   // The same as a Task: label = the answer, query = the digit asked for.
+  int classes() const override;
   SampleInfo Render(Split split, std::int64_t index, std::int64_t epoch, float* out) const override;
 
  private:

@@ -21,8 +21,15 @@ struct Box {
 struct SampleInfo {
   int label = 0;   // the answer, in [0, classes)
   int query = -1;  // query tasks (strip5: the digit asked for); -1 for the others
-  Box box;         // image tasks: where the digit is; strip5: the slot holding the query (empty if absent)
+  Box box;         // image tasks: where the digit is (two digits: the left one); strip5: the slot
+                   // holding the query (empty if absent)
   int digit = 0;   // index of the (first) digit in its source image file
+  // Two-digit tasks (pairs100, sum100): the digits' own labels and places, left to right; one-digit
+  // tasks: objects = 1, labels[0] = label, boxes[0] = box.
+  int objects = 1;
+  int labels[2] = {0, 0};
+  Box boxes[2];
+  int digit2 = -1;  // two-digit tasks: the other digit's index in its source image file
 };
 
 class Task {
@@ -32,6 +39,7 @@ class Task {
   virtual int width() const = 0;   // W, pixels
   int pixels() const { return height() * width(); }
   virtual int size(Split split) const = 0;  // samples in the split
+  virtual int classes() const { return 10; }  // answers: labels lie in [0, classes)
   // Renders sample `index` of `split` (for `epoch`; ignored outside train) into out (H, W), values
   // in [0, 1], overwriting all of it. Error for an index outside the split.
   virtual SampleInfo Render(Split split, std::int64_t index, std::int64_t epoch, float* out) const = 0;

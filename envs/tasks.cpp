@@ -8,6 +8,8 @@ TaskKind Mnist28Kind();       // image_task.cpp
 TaskKind Translated60Kind();  // image_task.cpp
 TaskKind Cluttered60Kind();   // image_task.cpp
 TaskKind Cluttered100Kind();  // image_task.cpp
+TaskKind Pairs100Kind();      // image_task.cpp
+TaskKind Sum100Kind();        // image_task.cpp
 TaskKind Strip5Kind();        // strip5.cpp
 
 const Registry<TaskKind>& Tasks() {
@@ -16,6 +18,8 @@ const Registry<TaskKind>& Tasks() {
       Translated60Kind(),
       Cluttered60Kind(),
       Cluttered100Kind(),
+      Pairs100Kind(),
+      Sum100Kind(),
       Strip5Kind(),
   });
   return registry;

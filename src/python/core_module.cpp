@@ -62,7 +62,9 @@ class PyTask {
 
   // Samples start .. start + count - 1 of `split` (for `epoch`): images float32 (count, H, W),
   // labels int64 (count,), and with info the queries (count,), boxes (count, 4) as (x0, y0, x1, y1)
-  // and source digit indices (count,).
+  // and source digit indices (count,); for every task also each digit's label, box and source index,
+  // left to right: object_labels (count, 2), object_boxes (count, 2, 4), object_digits (count, 2),
+  // the second entries -1 for a one-digit task.
   py::tuple Batch(const std::string& split_name, std::int64_t start, std::int64_t count, std::int64_t epoch,
                   bool info) const {
     const std::int64_t n = task_->size(glimpse::ParseSplit(split_name));
@@ -99,6 +101,10 @@ class PyTask {
     py::array_t<float> images({count, static_cast<py::ssize_t>(height()), static_cast<py::ssize_t>(width())});
     py::array_t<std::int64_t> labels(count), queries(count), digits(count);
     py::array_t<std::int32_t> boxes({count, py::ssize_t{4}});
+    py::array_t<std::int64_t> object_labels({count, py::ssize_t{2}}), object_digits({count, py::ssize_t{2}});
+    py::array_t<std::int32_t> object_boxes({count, py::ssize_t{2}, py::ssize_t{4}});
+    auto ol = object_labels.mutable_unchecked<2>(), od = object_digits.mutable_unchecked<2>();
+    auto ob = object_boxes.mutable_unchecked<3>();
     float* out = images.mutable_data();
     auto l = labels.mutable_unchecked<1>(), q = queries.mutable_unchecked<1>(), d = digits.mutable_unchecked<1>();
     auto b = boxes.mutable_unchecked<2>();
@@ -108,11 +114,19 @@ class PyTask {
         const glimpse::SampleInfo s = task_->Render(split, indices[i], epoch, out + i * task_->pixels());
         l(i) = s.label, q(i) = s.query, d(i) = s.digit;
         b(i, 0) = s.box.x0, b(i, 1) = s.box.y0, b(i, 2) = s.box.x1, b(i, 3) = s.box.y1;
+        for (int o = 0; o < 2; ++o) {
+          const bool has = o < s.objects;
+          const glimpse::Box& x = s.boxes[o];
+          ol(i, o) = has ? s.labels[o] : -1, od(i, o) = has ? (o == 0 ? s.digit : s.digit2) : -1;
+          ob(i, o, 0) = has ? x.x0 : -1, ob(i, o, 1) = has ? x.y0 : -1, ob(i, o, 2) = has ? x.x1 : -1,
+                 ob(i, o, 3) = has ? x.y1 : -1;
+        }
       }
     }
     if (!info) return py::make_tuple(images, labels);
     py::dict extra;
     extra["query"] = queries, extra["box"] = boxes, extra["digit"] = digits;
+    extra["object_labels"] = object_labels, extra["object_boxes"] = object_boxes, extra["object_digits"] = object_digits;
     return py::make_tuple(images, labels, extra);
   }
 

@@ -22,7 +22,7 @@ EstimatorConfig EstimatorConfigFor(const ExperimentConfig& cfg) {
 }
 
 void AddProbabilities(const float* z, int classes, double* avg) {
-  constexpr int kMaxClasses = 64;
+  constexpr int kMaxClasses = 128;
   CheckRange(classes, 1, kMaxClasses, "classes");
   double p[kMaxClasses];
   const float mx = *std::max_element(z, z + classes);

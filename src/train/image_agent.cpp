@@ -13,6 +13,7 @@ ImageAgent::ImageAgent(const ExperimentConfig& cfg, const Task& task, WorkerPool
   spec.reinforce_into_core = cfg_.rl_into_core;
   spec.context = cfg_.context;
   spec.step_logits = cfg_.step_loss > 0;
+  spec.classes = task.classes();
   const int shards = pool.workers() + 1;
   std::vector<std::unique_ptr<AttentionModel<float>>> replicas;
   for (int s = 0; s < shards; ++s) replicas.push_back(MakeAttentionModel<float>(spec, cfg_, task.height(), task.width()));

@@ -17,6 +17,7 @@ TEST_CASE("Every registered task conforms to Task: shape, range, labels, determi
     CHECK(!kind.help.empty());
     const std::unique_ptr<Task> task = kind.make(data, 7), again = kind.make(data, 7);
     CHECK(task->height() == kind.height);
+    CHECK(task->classes() == kind.classes);
     CHECK(task->width() == kind.width);
     CHECK(task->size(Split::kVal) == 10000);
     CHECK(task->size(Split::kTest) == 50);
@@ -64,5 +65,5 @@ TEST_CASE("RenderRows fills a Batch: images, labels and queries of the given row
 
 TEST_CASE("An unknown task is refused with the registered names", "[envs][task][registry]") {
   CHECK_THROWS_WITH(Tasks().Get("cluttered200"),
-                    Catch::Contains("option --env: expected mnist28|translated60|cluttered60|cluttered100|strip5"));
+                    Catch::Contains("option --env: expected mnist28|translated60|cluttered60|cluttered100|pairs100|sum100|strip5"));
 }

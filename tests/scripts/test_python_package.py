@@ -71,6 +71,14 @@ for name in glimpse.task_names():
             expect((info["query"] == -1).all(), f"{name}: no query")
             for img, (x0, y0, x1, y1) in zip(images, info["box"]):
                 expect(img[y0:y1, x0:x1].max() > 0.5, f"{name}: the digit's box holds ink")
+            two = name in ("pairs100", "sum100")
+            expect(((info["object_labels"][:, 1] >= 0) == two).all(), f"{name}: a second object exactly for two digits")
+            if two:  # left to right, and the answer made of the two labels
+                a, b = info["object_labels"][:, 0], info["object_labels"][:, 1]
+                expect((info["object_boxes"][:, 0, 2] <= info["object_boxes"][:, 1, 0]).all(), f"{name}: left to right")
+                _, answers = task.batch("test", 0, 4)
+                expect((answers == (10 * a + b if name == "pairs100" else a + b)).all(), f"{name}: the answer")
+                expect(task.classes == (100 if name == "pairs100" else 19), f"{name}: classes")
 
 # The contract of the issue, as written.
 task = glimpse.Task("cluttered60", seed=1)
