@@ -7,6 +7,7 @@
 #include "src/model/cores.h"
 #include "src/rl/estimator.h"
 #include "tests/gradcheck.h"
+#include "tests/model/read_network.h"
 
 using namespace glimpse;
 using namespace glimpse::test;
@@ -27,13 +28,7 @@ std::unique_ptr<AttentionModel<double>> Model(const std::string& attention, cons
   Rng rng(21, "init");
   model->Init(rng);
   auto& st = model->store();
-  // Read networks start at zero weights (identity reads): move them so h reaches the reads, and
-  // their biases off the pixel centres, where bilinear sampling has kinks.
-  const ParamInfo& w = st.info(st.Find("location.fc.W"));
-  for (std::size_t i = 0; i < w.size; ++i) st.values()[w.offset + i] = rng.Uniform(-0.3, 0.3);
-  const ParamInfo& b = st.info(st.Find("location.fc.b"));
-  const double offsets[6] = {0.0137, 0.0291, -0.0173, -0.0219, 0.0113, 0.0257};
-  for (std::size_t i = 0; i < b.size; ++i) st.values()[b.offset + i] += offsets[i % 6];
+  MoveReadNetwork(st, rng);
   return model;
 }
 

@@ -9,6 +9,7 @@
 #include "src/model/cores.h"
 #include "src/rl/estimator.h"
 #include "tests/gradcheck.h"
+#include "tests/model/read_network.h"
 
 using namespace glimpse;
 using namespace glimpse::test;
@@ -69,13 +70,7 @@ TEST_CASE("Step loss: whole-model gradient check, hard and differentiable attent
     Rng rng(21, "init");
     model->Init(rng);
     auto& st = model->store();
-    // Start the read network away from its zero-weight start, so h reaches the reads, and its bias
-    // off pixel centres (bilinear kinks; see the differentiable-reads check).
-    const ParamInfo& w = st.info(st.Find("location.fc.W"));
-    for (std::size_t i = 0; i < w.size; ++i) st.values()[w.offset + i] = rng.Uniform(-0.3, 0.3);
-    const ParamInfo& bias = st.info(st.Find("location.fc.b"));
-    const double offsets[6] = {0.0137, 0.0291, -0.0173, -0.0219, 0.0113, 0.0257};
-    for (std::size_t i = 0; i < bias.size; ++i) st.values()[bias.offset + i] += offsets[i % 6];
+    MoveReadNetwork(st, rng);
     std::vector<double> images(kN * kH * kW);
     FillRandom(images.data(), images.size(), rng);
     std::vector<std::int32_t> labels(kN);
