@@ -30,7 +30,7 @@ void CopyStringAttributes(const H5::H5Object& src, H5::H5Object& dst) {
 }
 
 // Copies dataset `path` of src into dst, rewritten: the same type, shape, growth and fill value, its
-// data checksummed (Checksummed) whatever the source had, and its string attributes.
+// data deflated and checksummed (Checksummed) whatever the source had, and its string attributes.
 void CopyDataset(const H5::H5File& src, H5::H5File& dst, const std::string& path) {
   const H5::DataSet from = src.openDataSet(path);
   const H5::DataSpace space = from.getSpace();
@@ -42,6 +42,13 @@ void CopyDataset(const H5::H5File& src, H5::H5File& dst, const std::string& path
   if (props.getLayout() == H5D_CHUNKED) {  // keep the source's chunks (growing series and blocks)
     chunk.resize(dims.size());
     props.getChunk(static_cast<int>(chunk.size()), chunk.data());
+  } else if (!dims.empty() && std::find(dims.begin(), dims.end(), hsize_t{0}) == dims.end()) {
+    chunk = dims;  // one chunk, as Checksummed would make it
+    props.setChunk(static_cast<int>(chunk.size()), chunk.data());
+  }
+  if (!chunk.empty()) {  // deflated (the logged canvases are mostly zeros), then checksummed last
+    if (HasFletcher32(props)) props.removeFilter(H5Z_FILTER_FLETCHER32);
+    props.setDeflate(6);
   }
   H5::DataSet to = dst.createDataSet(path, type, space, Checksummed(props, dims, chunk));
   std::vector<char> buf(static_cast<std::size_t>(space.getSimpleExtentNpoints()) * type.getSize());
