@@ -57,6 +57,11 @@ class ImageTask : public Task {
   int width() const override { return spec_.canvas; }
   int size(Split split) const override;
   int classes() const override { return spec_.classes(); }
+  int Decode(int answer, int* labels) const override {  // pairs100: 10 a + b -> (a, b)
+    if (spec_.answer != TaskSpec::Answer::kPair) return 0;
+    labels[0] = answer / 10, labels[1] = answer % 10;
+    return 2;
+  }
   SampleInfo Render(Split split, std::int64_t index, std::int64_t epoch, float* out) const override;
 
  private:

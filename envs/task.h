@@ -40,6 +40,9 @@ class Task {
   int pixels() const { return height() * width(); }
   virtual int size(Split split) const = 0;  // samples in the split
   virtual int classes() const { return 10; }  // answers: labels lie in [0, classes)
+  // The objects' labels an answer names, left to right, into labels (at most 2); returns how many,
+  // or 0 when the answer does not determine them (one-digit tasks, a sum).
+  virtual int Decode(int /*answer*/, int* /*labels*/) const { return 0; }
   // Renders sample `index` of `split` (for `epoch`; ignored outside train) into out (H, W), values
   // in [0, 1], overwriting all of it. Error for an index outside the split.
   virtual SampleInfo Render(Split split, std::int64_t index, std::int64_t epoch, float* out) const = 0;

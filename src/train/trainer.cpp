@@ -346,6 +346,13 @@ EvalResult Trainer::Evaluate(Split split, int samples, int max_images) {
         AddProbabilities(logits.data() + static_cast<std::ptrdiff_t>(i * M + m) * C, C, avg.data());
       const int guess = static_cast<int>(std::max_element(avg.begin(), avg.end()) - avg.begin());
       wrong += guess != eval_batch_.labels[i * M];
+      int named[2];  // a two-digit answer's digits: the per-digit error beside the whole answer's
+      const int k = task_->Decode(guess, named);
+      if (k > 0) {
+        const SampleInfo& info = eval_batch_.info[static_cast<std::size_t>(i) * M];
+        auto& [digit_wrong, digits] = counts["digit_error"];
+        for (int o = 0; o < k; ++o) digit_wrong += named[o] != info.labels[o], digits += 1;
+      }
     }
     agent_->CountMetrics(eval_batch_, M, counts);
   }

@@ -409,3 +409,21 @@ TEST_CASE("--init-from starts a run from another run's validation-selected param
   RunFile file(RunPath("init_bad"), RunFile::Mode::kCreate);
   CHECK_THROWS_WITH(Trainer(other, &file, false), Catch::Contains("need the same model options"));
 }
+
+TEST_CASE("pairs100 evaluations record the per-digit error beside the sequence error", "[train][two-digits]") {
+  ExperimentConfig cfg = SmallConfig();
+  cfg.env = "pairs100";
+  cfg.epochs = 1;
+  const std::string path = RunPath("pairs");
+  {
+    RunFile file(path, RunFile::Mode::kCreate);
+    Trainer t(cfg, &file, false);
+    t.Run();
+  }
+  const RunFile f(path, RunFile::Mode::kReadOnly);
+  const double sequence = f.ReadSeries("/eval", "test_error")[0], digit = f.ReadSeries("/eval", "test_digit_error")[0];
+  // A wrong pair has one or two wrong digits: half the sequence error <= the digit error <= it.
+  CHECK(digit <= sequence);
+  CHECK(digit >= sequence / 2);
+  CHECK(digit > 0);
+}
