@@ -377,7 +377,7 @@ TEST_CASE("Differentiable attention trains end to end and logs its read paramete
   CHECK_NOTHROW(Validate(bad));
 }
 
-TEST_CASE("--init-from starts a run from another run's validation-selected parameters", "[train][init-from]") {
+TEST_CASE("A run started with --init-from takes another run's validation-selected parameters", "[train][init-from]") {
   ExperimentConfig cfg = SmallConfig();
   cfg.epochs = 2;
   const std::string source = RunPath("init_source");
