@@ -60,7 +60,7 @@ std::vector<OptionSpec> MakeOptions() {
       Num("scales", "sensor", "scales k, each twice as wide as the last: the retina, the controls, stn and draw", &C::scales),
       Num("unit-pixels", "sensor", "pixels per unit of location (0 = half the canvas)", &C::unit_pixels),
       Selector(Policies<float>(), "sensor",
-               "location policy of a retina attention (gaussian, categorical, random, centre), in place of "
+               "location policy of a retina attention (--attention gaussian, categorical, random or centre), in place of "
                "its own (empty: the attention's own)",
                &C::policy),
       Selector(Cores<float>(), "model", "core network", &C::core),
@@ -222,7 +222,7 @@ void Validate(const ExperimentConfig& c) {
   ValidateKind(task, c);
   ValidateKind(attention, c);
   Check(c.policy.empty() || attention.any_policy, "option --policy: --attention ", c.attention,
-        " has no retina that a policy could move; --policy goes with gaussian, categorical, random or centre");
+        " has no retina that a policy could move; --policy goes with --attention gaussian, categorical, random or centre");
   if (attention.hard()) {
     const PolicyKind<float>& policy = Policies<float>().Get(PolicyOf(attention, c));
     ValidateKind(policy, c);
@@ -231,6 +231,10 @@ void Validate(const ExperimentConfig& c) {
   }
   ValidateKind(core, c);
   ValidateKind(baseline, c);
+  if (attention.hard())  // a baseline that needs the greedy episode needs a policy that has one
+    Check(!baseline.make(c.samples)->greedy() || Policies<float>().Get(PolicyOf(attention, c)).make(c)->has_mean(),
+          "option --baseline ", c.baseline, ": the greedy episode takes the policy's mean location, and --attention ",
+          c.attention, "'s policy has none");
   ValidateKind(reward, c);
   ValidateKind(optimizer, c);
   ValidateKind(schedule, c);

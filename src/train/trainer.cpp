@@ -77,9 +77,6 @@ Trainer::Trainer(const ExperimentConfig& cfg, RunFile* file, bool resume)
   pool_ = std::make_unique<WorkerPool>(cfg_.parallel == "data" ? ResolvedThreads(cfg_) - 1 : 0);
   agent_ = Agents().Get(task_kind.agent).make(cfg_, *task_, *pool_);
   estimator_ = std::make_unique<Estimator<float>>(EstimatorConfigFor(cfg_), agent_->policy());
-  Check(!estimator_->needs_greedy() || agent_->policy()->has_mean(), "option --baseline ", cfg_.baseline,
-        ": the greedy episode takes the policy's mean location, and --attention ", cfg_.attention,
-        "'s policy has none");
   batch_idx_.resize(static_cast<std::size_t>(cfg_.batch) * cfg_.samples);
   reward_.resize(batch_idx_.size());
   // Data-parallel shards each run their products on one BLAS thread; otherwise BLAS has them all.

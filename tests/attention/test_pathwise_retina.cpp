@@ -1,7 +1,10 @@
 // The pathwise retina (pathwise_retina.h): the retina's read at whole-pixel centres, a finite-difference
-// check of its gradient in the location, and the model's reparameterised location (read = mu + std
-// eps when sampling, mu when evaluating), gradient-checked through the whole model with eps fixed.
+// check of its gradient in the location parameters p (read at l = tanh(p), so never off the canvas),
+// and the model's reparameterised location (p = mu + std eps when sampling, mu when evaluating),
+// gradient-checked through the whole model with eps fixed.
 #include <catch2/catch.hpp>
+
+#include <cmath>
 
 #include "src/attention/attentions.h"
 #include "src/attention/pathwise_retina.h"
@@ -29,10 +32,12 @@ TEST_CASE("Pathwise retina reads what the retina reads where the patch sits on w
     CHECK(pathwise.InitialParams() == std::vector<double>{0, 0});
     // Box centres W/2 + x u on whole pixels: u = 8 (half the canvas) or 5; partly off the canvas.
     const double u = unit > 0 ? unit : 8.0;
-    const double loc[6] = {0.0, 0.0, 2 / u, -3 / u, -6 / u, 1 / u};
+    const double loc[6] = {0.0, 0.0, 2 / u, -3 / u, -4 / u, 1 / u};  // |l| < 1, as tanh reads
+    double params[6];  // the pathwise read's parameters: l = tanh(p)
+    for (int i = 0; i < 6; ++i) params[i] = std::atanh(loc[i]);
     std::vector<double> a(B * retina.glimpse_size()), b(a.size());
     retina.Read(im.data(), B, H, W, loc, a.data(), nullptr);
-    pathwise.Read(im.data(), B, H, W, loc, b.data(), nullptr);
+    pathwise.Read(im.data(), B, H, W, params, b.data(), nullptr);
     for (std::size_t i = 0; i < a.size(); ++i) CHECK(b[i] == Approx(a[i]).margin(1e-12));
   }
 }
@@ -65,6 +70,13 @@ TEST_CASE("Pathwise retina: gradient in the location and the image against finit
   double norm = 0;
   for (double d : dloc) norm += std::abs(d);
   CHECK(norm > 0);
+  // However large p, the glimpse stays on the canvas: at p = +-50 it reads the canvas's corner.
+  const double far[2] = {50, -50}, corner[2] = {1, -1};
+  std::vector<double> at_far(D), at_corner(D);
+  sensor.Read(im.data(), 1, H, W, far, at_far.data(), nullptr);
+  const Retina<double> retina(4, 2);
+  retina.Read(im.data(), 1, H, W, corner, at_corner.data(), nullptr);
+  for (int i = 0; i < D; ++i) CHECK(at_far[i] == Approx(at_corner[i]).margin(1e-12));
 }
 
 TEST_CASE("Pathwise attention: a reparameterised location, gradient-checked with its noise held fixed",

@@ -82,6 +82,15 @@ TEST_CASE("train refuses impossible configurations before creating any file", "[
       {"--env strip5 --attention soft --context 4", "strip5's query model has no context network"},
       {"--attention stn --stn-sampler nearest", "option --stn-sampler"},
       {"--attention centre --samples 4", "always looks at the same places"},
+      {"--attention soft --policy categorical", "--policy goes with --attention gaussian"},
+      {"--policy beta", "option --policy: expected gaussian|categorical|learned-std"},
+      {"--reward dense", "give --step-loss"},
+      {"--attention draw --reward dense --step-loss 1", "has no location policy for a reward to train"},
+      {"--reward dense --step-loss 1 --discount 2", "option --discount: expected 0 to 1"},
+      {"--env strip5 --attention soft --step-loss 1", "answers once, after its last step"},
+      {"--attention random --baseline self-critical", "policy has none"},
+      {"--attention gumbel --gumbel-tau 0", "option --gumbel-tau"},
+      {"--attention pathwise --read-std -1", "option --read-std"},
   };
   for (const auto& [opt, msg] : bad) {
     INFO(opt);
