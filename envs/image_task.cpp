@@ -142,8 +142,7 @@ SampleInfo ImageTask::Render(Split split, std::int64_t index, std::int64_t epoch
     info.labels[0] = swap ? l2 : info.label, info.labels[1] = swap ? info.label : l2;
     info.boxes[0] = swap ? b2 : info.box, info.boxes[1] = swap ? info.box : b2;
     info.box = info.boxes[0];
-    info.label = spec_.answer == TaskSpec::Answer::kPair ? 10 * info.labels[0] + info.labels[1]
-                                                         : info.labels[0] + info.labels[1];
+    info.label = Answer(info.labels);
   }
   return info;
 }
@@ -156,6 +155,7 @@ TaskKind ImageTaskKind(const TaskSpec& spec, const char* help) {
   k.help = help;
   k.height = k.width = spec.canvas;
   k.classes = spec.classes();
+  k.objects = spec.digits();
   k.agent = "image";
   k.make = [spec](const DigitDataset& data, std::uint64_t seed) { return std::make_unique<ImageTask>(spec, data, seed); };
   return k;

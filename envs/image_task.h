@@ -62,6 +62,12 @@ class ImageTask : public Task {
     labels[0] = answer / 10, labels[1] = answer % 10;
     return 2;
   }
+  int objects() const override { return spec_.digits(); }
+  int Answer(const int* labels) const override {  // the digit, the pair 10 a + b or the sum a + b
+    return spec_.answer == TaskSpec::Answer::kPair  ? 10 * labels[0] + labels[1]
+           : spec_.answer == TaskSpec::Answer::kSum ? labels[0] + labels[1]
+                                                    : labels[0];
+  }
   SampleInfo Render(Split split, std::int64_t index, std::int64_t epoch, float* out) const override;
 
  private:

@@ -43,6 +43,10 @@ class Task {
   // The objects' labels an answer names, left to right, into labels (at most 2); returns how many,
   // or 0 when the answer does not determine them (one-digit tasks, a sum).
   virtual int Decode(int /*answer*/, int* /*labels*/) const { return 0; }
+  // Objects per canvas (SampleInfo::objects), and the answer that objects with these labels (left to
+  // right, objects() of them) make: the composition a sequential agent (DRAM) names its answer by.
+  virtual int objects() const { return 1; }
+  virtual int Answer(const int* labels) const { return labels[0]; }
   // Renders sample `index` of `split` (for `epoch`; ignored outside train) into out (H, W), values
   // in [0, 1], overwriting all of it. Error for an index outside the split.
   virtual SampleInfo Render(Split split, std::int64_t index, std::int64_t epoch, float* out) const = 0;

@@ -16,6 +16,7 @@ namespace glimpse {
 struct TaskKind : KindInfo {
   int height = 0, width = 0;  // canvas, pixels
   int classes = 10;           // answers
+  int objects = 1;            // digits per canvas (Task::objects)
   std::string agent;          // the registered agent that answers it (src/train/agent.h)
   // The task over a loaded data set (which must outlive it), fixed by the seed.
   std::function<std::unique_ptr<Task>(const DigitDataset& data, std::uint64_t seed)> make;

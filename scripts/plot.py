@@ -112,16 +112,34 @@ def _glimpses(run, epoch):
     return images, labels, preds, int(tj["epoch"][epoch]), shapes
 
 
-def _draw_image(ax, image, label, pred, shapes, upto, W, H):
-    """One test image with its glimpses 1..upto: each scale's outline (red first, yellow last; the
-    current glimpse solid, earlier ones faint) and the path of the centres."""
+# DRAM (--agent dram): the glimpses of object j (block j of --glimpses steps) share colour j.
+OBJECT_COLOURS = ["cyan", "magenta", "lime"]
+
+
+def _colours(run, T):
+    """The colour of each of T glimpses: by object for DRAM, else red (first) to yellow (last)."""
+    cfg = run["config"]
+    if cfg.get("agent") == "dram":
+        K = int(cfg.get("glimpses", T))
+        return [OBJECT_COLOURS[min(t // K, len(OBJECT_COLOURS) - 1)] for t in range(T)]
+    return [plt.cm.autumn(t / max(1, T - 1)) for t in range(T)]
+
+
+def _legend(run):
+    if run["config"].get("agent") == "dram":
+        return "object 1's glimpses cyan, object 2's magenta"
+    return "red first, yellow last"
+
+
+def _draw_image(ax, image, label, pred, shapes, upto, W, H, colours):
+    """One test image with its glimpses 1..upto: each scale's outline (colours[t]; the current
+    glimpse solid, earlier ones faint) and the path of the centres."""
     ax.imshow(image, cmap="gray", vmin=0, vmax=1)
-    T = len(shapes)
     xs = [c[0] for _, c in shapes[:upto]]
     ys = [c[1] for _, c in shapes[:upto]]
     ax.plot(xs, ys, "-", color="yellow", lw=1)
     for t in range(upto):
-        colour = plt.cm.autumn(t / max(1, T - 1))
+        colour = colours[t]
         for poly in shapes[t][0]:
             ax.plot(poly[:, 0], poly[:, 1], color=colour, lw=1.2 if t == upto - 1 else 0.6,
                     alpha=1.0 if t == upto - 1 else 0.5)
@@ -145,9 +163,10 @@ def draw_trajectories(run, epoch=-1, count=8):
     n = min(count, len(images))
     H, W = images.shape[1:]
     fig, axes = plt.subplots(1, n, figsize=(2.2 * n, 2.7))
+    colours = _colours(run, len(shapes[0]))
     for i, ax in enumerate(np.atleast_1d(axes)):
-        _draw_image(ax, images[i], labels[i], preds[i], shapes[i], len(shapes[i]), W, H)
-    fig.suptitle(textwrap.fill(_title(run, f"glimpses after epoch {ep} (red first, yellow last)"), 30 * n), fontsize=8)
+        _draw_image(ax, images[i], labels[i], preds[i], shapes[i], len(shapes[i]), W, H, colours)
+    fig.suptitle(textwrap.fill(_title(run, f"glimpses after epoch {ep} ({_legend(run)})"), 30 * n), fontsize=8)
     fig.tight_layout()
     return fig
 
@@ -161,6 +180,7 @@ def animate(path, out, epoch=-1, count=4, fps=2):
     n = min(count, len(images))
     H, W = images.shape[1:]
     T = len(shapes[0])
+    colours = _colours(run, T)
     fig, axes = plt.subplots(1, n, figsize=(2.4 * n, 2.9))
     axes = np.atleast_1d(axes)
 
@@ -168,8 +188,9 @@ def animate(path, out, epoch=-1, count=4, fps=2):
         t = min(f + 1, T)
         for i, ax in enumerate(axes):
             ax.clear()
-            _draw_image(ax, images[i], labels[i], preds[i], shapes[i], t, W, H)
+            _draw_image(ax, images[i], labels[i], preds[i], shapes[i], t, W, H, colours)
         what = f"glimpse {t} of {T}" if f < T else f"all {T} glimpses, and the answer"
+        what += f" ({_legend(run)})"
         fig.suptitle(textwrap.fill(_title(run, f"{what}, after epoch {ep}"), 32 * n), fontsize=8)
         return list(axes)
 

@@ -21,9 +21,9 @@ from glimpse.runs import SUMMARY, group_seeds, load_runs, pivot_table, run_paths
 
 
 def main(argv):
-    if not argv:
+    if not argv or argv[0] in ("-h", "--help"):
         print(__doc__)
-        return 2
+        return 0 if argv else 2
     pivot = argv[0] == "--pivot"
     order = None
     if pivot:

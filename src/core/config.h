@@ -22,6 +22,7 @@ struct ExperimentConfig {
   std::string data_dir;           // empty: the data set's default folder
   std::int64_t train_images = 0;  // images per epoch; 0 = the whole training split
   std::uint64_t seed = 1;
+  std::string agent;              // a registered agent (src/train/agent.h); empty: the task's own
   // sensor
   std::string attention = "gaussian";  // a registered attention (src/attention/attentions.h)
   std::string score = "additive";      // soft, strip5: additive | dot | scaled-dot

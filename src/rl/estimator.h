@@ -192,6 +192,10 @@ class Estimator {
     Outcome o;
     o.steps = r.steps, o.rows = r.rows, o.classes = static_cast<int>(r.logits.shape(1));
     o.correct = &correct_;
+    if (!r.reward_to_go.empty()) {
+      Check(r.reward_to_go.size() == static_cast<std::size_t>(r.steps) * r.rows, "a reward to go per step and row");
+      o.reward_to_go = &r.reward_to_go;
+    }
     if (per_step_) {
       Check(HasStepLogits(r), "--reward ", cfg_.reward, " needs the classifier after every glimpse (--step-loss > 0)");
       StepCrossEntropy(r, labels);

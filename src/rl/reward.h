@@ -3,7 +3,8 @@
 // A reward is one registered kind (Rewards(), rewards.cpp; --reward). It turns a batch's outcome into
 // returns G (T N), entry i = (t-1) N + n for step t of row n:
 //   terminal (RAM, Mnih et al. 2014): R_n = 1 if the answer after the last glimpse is right, else 0;
-//     G_{t,n} = R_n at every step.
+//     G_{t,n} = R_n at every step. A sequential agent (DRAM) that names J objects in turn hands over
+//     its own returns instead (PolicyTrace::reward_to_go): the objects named right from step t's on.
 //   dense: r_{t,n} = CE_{t-1,n} - CE_{t,n}, the reduction of the classifier's cross-entropy (nats) that
 //     glimpse t brought (CE_0 = log C, knowing nothing); G_{t,n} = sum_{s >= t} gamma^(s-t) r_{s,n}
 //     (--discount gamma). With gamma = 1, G_t = CE_{t-1} - CE_T: the final log-likelihood, less a
@@ -22,6 +23,7 @@ struct Outcome {
   int steps = 0, rows = 0, classes = 0;  // T, N, C
   const std::vector<double>* correct = nullptr;  // (N) 1 if the final answer is right, else 0
   const std::vector<double>* step_ce = nullptr;  // (T N) cross-entropy after each glimpse (per_step kinds)
+  const std::vector<double>* reward_to_go = nullptr;  // (T N) a sequential agent's returns, or null
 };
 
 // Writes the returns (T N) of an outcome.

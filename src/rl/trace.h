@@ -23,6 +23,10 @@ struct PolicyTrace {
   // With a classifier at every step (ModelSpec::step_logits): the action network on h_1 .. h_T,
   // whose last block equals logits; otherwise 0 rows.
   Mat<T> step_logits;                // (T N, C)
+  // An agent that names several objects in turn (DRAM) and scores each itself: every step's reward
+  // to go, the number of objects from the step's own on that the episode named right; empty: the
+  // reward is the final answer's.
+  std::vector<double> reward_to_go;  // (T N) or empty
 };
 
 template <class T>

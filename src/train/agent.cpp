@@ -7,6 +7,7 @@ namespace glimpse {
 
 AgentKind ImageAgentKind();  // image_agent.cpp
 AgentKind QueryAgentKind();  // query_agent.cpp
+AgentKind DramAgentKind();   // dram_agent.cpp
 
 EstimatorConfig EstimatorConfigFor(const ExperimentConfig& cfg) {
   EstimatorConfig ec;
@@ -35,6 +36,7 @@ const Registry<AgentKind>& Agents() {
   static const Registry<AgentKind> registry("agent", {
       ImageAgentKind(),
       QueryAgentKind(),
+      DramAgentKind(),
   });
   return registry;
 }

@@ -4,7 +4,9 @@
 // the estimator's signals into its parameters (Backward). Evaluation is the same Forward.
 //   ImageAgent (image_agent.h): the attention models of the image tasks (every --attention).
 //   QueryAgent (query_agent.h): strip5's query-conditioned item attention.
-// A task names its agent (TaskKind::agent); the agents are registered kinds (Agents()).
+//   DramAgent (dram_agent.h): DRAM's sequential agent for canvases with several objects (--agent dram).
+// A task names its agent (TaskKind::agent), --agent may pick another; the agents are registered
+// kinds (Agents()).
 #pragma once
 
 #include <cstdint>
@@ -16,6 +18,7 @@
 #include <vector>
 
 #include "envs/batch.h"
+#include "envs/tasks.h"
 #include "src/core/params.h"
 #include "src/core/registry.h"
 #include "src/core/worker_pool.h"
@@ -70,6 +73,10 @@ struct AgentKind : KindInfo {
   std::function<std::unique_ptr<Agent>(const ExperimentConfig&, const Task&, WorkerPool&)> make;
 };
 const Registry<AgentKind>& Agents();
+// The agent a configuration runs: --agent, or the task's own.
+inline const std::string& AgentOf(const TaskKind& task, const ExperimentConfig& cfg) {
+  return cfg.agent.empty() ? task.agent : cfg.agent;
+}
 
 // The REINFORCE estimator options of a configuration (baseline, weights, samples).
 EstimatorConfig EstimatorConfigFor(const ExperimentConfig& cfg);

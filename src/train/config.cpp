@@ -12,6 +12,7 @@
 #include "src/rl/baseline.h"
 #include "src/rl/reward.h"
 #include "src/rl/policies.h"
+#include "src/train/agent.h"
 
 namespace glimpse {
 namespace {
@@ -50,6 +51,7 @@ std::vector<OptionSpec> MakeOptions() {
           "folder with the four IDX files (empty: data/mnist, or Debian's fashion-mnist)", &C::data_dir),
       Num("train-images", "task", "training images per epoch (0 = all 50,000)", &C::train_images),
       Num("seed", "task", "seed of every random stream (init, data, policy, eval)", &C::seed),
+      Selector(Agents(), "model", "agent that answers the task (empty: the task's own, image or query)", &C::agent),
       Selector(Attentions<float>(), "sensor", "attention (strip5: soft | categorical item attention over the five slots)",
                &C::attention),
       Str("score", "sensor", "soft, strip5: attention score additive | dot | scaled-dot", &C::score),
@@ -186,6 +188,7 @@ void Validate(const ExperimentConfig& c) {
   const CoreKind<float>& core = Cores<float>().Get(c.core);  // unknown names first, before the ranges
   const BaselineKind& baseline = Baselines().Get(c.baseline);
   const RewardKind& reward = Rewards().Get(c.reward);
+  const AgentKind& agent = Agents().Get(AgentOf(task, c));
   const OptimizerKind& optimizer = Optimizers().Get(c.optimizer);
   const ScheduleKind& schedule = Schedules().Get(c.schedule);
   Check(c.train_images >= 0, "option --train-images: expected >= 0 (0 = all), found ", c.train_images);
@@ -220,6 +223,7 @@ void Validate(const ExperimentConfig& c) {
   Check(c.clip >= 0, "option --clip: expected >= 0 (0 = off), found ", c.clip);
   // Each selected kind checks what it needs.
   ValidateKind(task, c);
+  ValidateKind(agent, c);
   ValidateKind(attention, c);
   Check(c.policy.empty() || attention.any_policy, "option --policy: --attention ", c.attention,
         " has no retina that a policy could move; --policy goes with --attention gaussian, categorical, random or centre");

@@ -75,7 +75,7 @@ Trainer::Trainer(const ExperimentConfig& cfg, RunFile* file, bool resume)
   data_ = LoadDigitDataset(ResolveDataDir(cfg_));
   task_ = task_kind.make(data_, cfg_.seed);
   pool_ = std::make_unique<WorkerPool>(cfg_.parallel == "data" ? ResolvedThreads(cfg_) - 1 : 0);
-  agent_ = Agents().Get(task_kind.agent).make(cfg_, *task_, *pool_);
+  agent_ = Agents().Get(AgentOf(task_kind, cfg_)).make(cfg_, *task_, *pool_);
   estimator_ = std::make_unique<Estimator<float>>(EstimatorConfigFor(cfg_), agent_->policy());
   batch_idx_.resize(static_cast<std::size_t>(cfg_.batch) * cfg_.samples);
   reward_.resize(batch_idx_.size());

@@ -69,6 +69,9 @@ def outlines(config, params, H, W):
         return draw(params, H, W, patch, scales)
     if attention == "stn":
         return stn(params, H, W, patch, scales)
+    if attention == "pathwise":  # the retina at l = tanh(p) (pathwise_retina.h)
+        return retina(np.tanh(np.asarray(params, dtype=np.float64)), H, W, patch, scales,
+                      float(config.get("unit-pixels", 0) or 0))
     if attention == "whole":
         return [_square((W - 1) / 2, (H - 1) / 2, W / 2)], ((W - 1) / 2, (H - 1) / 2)
     if len(params) == 2:  # a location policy over the retina (gaussian, categorical, random, centre)

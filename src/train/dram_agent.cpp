@@ -1,0 +1,171 @@
+#include "src/train/dram_agent.h"
+
+#include <algorithm>
+
+#include "envs/tasks.h"
+#include "src/rl/reward.h"
+
+namespace glimpse {
+namespace {
+
+constexpr int kDigits = 10;  // each object is one digit
+
+// The answer of every digit tuple of the task (ObjectAnswer's table).
+std::vector<int> AnswerTable(const Task& task) {
+  const int J = task.objects();
+  std::vector<int> table(J == 1 ? kDigits : kDigits * kDigits);
+  for (int d = 0; d < static_cast<int>(table.size()); ++d) {
+    const int labels[2] = {J == 1 ? d : d / kDigits, d % kDigits};
+    table[d] = task.Answer(labels);
+  }
+  return table;
+}
+
+}  // namespace
+
+DramAgent::DramAgent(const ExperimentConfig& cfg, const Task& task, WorkerPool& pool)
+    : cfg_(cfg),
+      task_(task),
+      J_(task.objects()),
+      K_(cfg.glimpses),
+      answer_(task.objects(), cfg.glimpses, kDigits, task.classes(), AnswerTable(task)) {
+  ModelSpec spec;
+  spec.steps = J_ * K_;
+  spec.glimpse_hidden = cfg_.glimpse_hidden;
+  spec.hidden = cfg_.hidden;
+  spec.core = cfg_.core;
+  spec.reinforce_into_core = cfg_.rl_into_core;
+  spec.context = cfg_.context;
+  spec.step_logits = true;  // object j is named after step j K
+  spec.classes = kDigits;
+  const int shards = pool.workers() + 1;
+  std::vector<std::unique_ptr<AttentionModel<float>>> replicas;
+  for (int s = 0; s < shards; ++s) replicas.push_back(MakeAttentionModel<float>(spec, cfg_, task.height(), task.width()));
+  Rng init(cfg_.seed, "init");
+  replicas[0]->Init(init);
+  model_ = std::make_unique<ShardedModel<float>>(std::move(replicas), pool);
+}
+
+void DramAgent::Compose(const Rollout<float>& r, Mat<float>& Z, std::vector<std::int32_t>& answers) const {
+  const int N = r.rows, C = answer_.classes();
+  EnsureShape(Z, static_cast<std::size_t>(N), static_cast<std::size_t>(C));
+  answer_.Forward(r.step_logits.data(), N, Z.data());
+  answers.resize(N);
+  for (int n = 0; n < N; ++n) {
+    const float* row = Z.data() + static_cast<Index>(n) * C;
+    answers[n] = static_cast<std::int32_t>(std::max_element(row, row + C) - row);
+  }
+}
+
+void DramAgent::Forward(const Batch& batch, LocationMode mode, Rng* rng, double semi_sampling) {
+  model_->Forward(batch.images.data(), batch.rows, batch.height, batch.width, rollout_, mode, rng, semi_sampling);
+  const Rollout<float>& r = rollout_;
+  const int N = r.rows, TT = r.steps, C = answer_.classes();
+  const auto TN = static_cast<std::size_t>(TT) * N;
+  // The estimator's view: the rollout's policy, one answer per canvas, no step classifications.
+  trace_.steps = TT, trace_.rows = N;
+  EnsureShape(trace_.head, TN, r.head.shape(1));
+  EnsureShape(trace_.loc, TN, r.loc.shape(1));
+  EnsureShape(trace_.baseline, TN, 1);
+  std::copy(r.head.begin(), r.head.end(), trace_.head.begin());
+  std::copy(r.loc.begin(), r.loc.end(), trace_.loc.begin());
+  std::copy(r.baseline.begin(), r.baseline.end(), trace_.baseline.begin());
+  trace_.choice.assign(r.choice.begin(), r.choice.end());
+  EnsureShape(trace_.step_logits, 0, static_cast<std::size_t>(C));
+  Compose(r, trace_.logits, answers_);
+  RewardObjects(batch);
+  EnsureShape(signals_.probs, static_cast<std::size_t>(N), static_cast<std::size_t>(C));
+  EnsureShape(signals_.dlogits, static_cast<std::size_t>(N), static_cast<std::size_t>(C));
+  EnsureShape(signals_.dpre, TN, r.dpre.shape(1));
+  EnsureShape(signals_.dbaseline, TN, 1);
+}
+
+void DramAgent::RewardObjects(const Batch& batch) {
+  const int N = trace_.rows;
+  int named[2];
+  if (task_.Decode(0, named) != J_) {  // the answer does not name the objects (a sum): the trainer's 0/1
+    trace_.reward_to_go.clear();
+    return;
+  }
+  trace_.reward_to_go.resize(static_cast<std::size_t>(trace_.steps) * N);
+  for (int n = 0; n < N; ++n) {
+    int truth[2];
+    task_.Decode(batch.labels[n], truth);
+    double to_go = 0;  // objects named right from block j on
+    for (int j = J_ - 1; j >= 0; --j) {
+      const float* z = answer_.Object(rollout_.step_logits.data(), N, j) + static_cast<Index>(n) * kDigits;
+      to_go += (std::max_element(z, z + kDigits) - z) == truth[j] ? 1.0 : 0.0;
+      for (int t = j * K_; t < (j + 1) * K_; ++t) trace_.reward_to_go[static_cast<std::size_t>(t) * N + n] = to_go;
+    }
+  }
+}
+
+void DramAgent::Backward() {
+  Rollout<float>& r = rollout_;
+  std::copy(signals_.dpre.begin(), signals_.dpre.end(), r.dpre.begin());
+  std::copy(signals_.dbaseline.begin(), signals_.dbaseline.end(), r.dbaseline.begin());
+  std::fill(r.dlogits.begin(), r.dlogits.end(), 0.0f);  // unused with step logits
+  answer_.Backward(r.step_logits.data(), trace_.logits.data(), signals_.dlogits.data(), r.rows, r.dstep_logits.data());
+  model_->Backward(r);
+}
+
+void DramAgent::SetupExamples(const Task& task, RunLogger& log) {
+  const int K = std::min(cfg_.trajectories, task.size(Split::kTest));
+  if (K <= 0) return;
+  std::vector<std::int64_t> idx(K);
+  for (int i = 0; i < K; ++i) idx[i] = i;
+  examples_.Resize(K, task.height(), task.width());
+  RenderRows(task, Split::kTest, idx.data(), 0, K, 0, examples_);
+  const auto k = static_cast<std::size_t>(K);
+  log.Array("/trajectories/image", {k, static_cast<std::size_t>(task.height()), static_cast<std::size_t>(task.width())},
+            examples_.images.data());
+  log.Array("/trajectories/label", {k}, examples_.labels.data());
+}
+
+void DramAgent::LogExamples(const Task& task, RunLogger& log, std::int64_t epoch) {
+  const int K = std::min({cfg_.trajectories, task.size(Split::kTest), cfg_.batch});
+  if (K <= 0) return;
+  std::vector<std::int64_t> idx(K);
+  for (int i = 0; i < K; ++i) idx[i] = i;
+  examples_.Resize(K, task.height(), task.width());
+  RenderRows(task, Split::kTest, idx.data(), 0, K, 0, examples_);
+  Rollout<float> r;
+  Rng rng(cfg_.seed, "trajectories");  // used only by a policy without a mean (the uniform control)
+  model_->Forward(examples_.images.data(), K, task.height(), task.width(), r, LocationMode::kMean, &rng);
+  Mat<float> Z;
+  std::vector<std::int32_t> prediction;
+  Compose(r, Z, prediction);
+  // (K, T, P) from (T K, P): locations for hard attention, read parameters otherwise.
+  const int TT = r.steps, P = model().sensor().param_size();
+  std::vector<float> locs(static_cast<std::size_t>(K) * TT * P);
+  for (int t = 0; t < TT; ++t)
+    for (int k = 0; k < K; ++k)
+      for (int d = 0; d < P; ++d)
+        locs[(static_cast<std::size_t>(k) * TT + t) * P + d] = r.read.data()[(static_cast<std::size_t>(t) * K + k) * P + d];
+  log.Block("/trajectories/epoch", {}, &epoch);
+  log.Block(policy() ? "/trajectories/locations" : "/trajectories/read_params",
+            {static_cast<std::size_t>(K), static_cast<std::size_t>(TT), static_cast<std::size_t>(P)}, locs.data());
+  log.Block("/trajectories/prediction", {static_cast<std::size_t>(K)}, prediction.data());
+}
+
+AgentKind DramAgentKind() {
+  AgentKind k;
+  k.name = "dram";
+  k.help = "DRAM (Ba et al. 2015): --glimpses glimpses per object, naming the objects one after another "
+           "(pairs100, sum100)";
+  k.validate = [](const ExperimentConfig& c) {
+    const TaskKind& task = Tasks().Get(c.env);
+    Check(task.objects > 1, "option --agent dram names the objects of a canvas one after another; --env ", c.env,
+          " has one (use --env pairs100 or sum100)");
+    Check(task.agent == "image", "option --agent dram: --env ", c.env, " is not an image task");
+    Check(c.step_loss == 0, "option --step-loss: --agent dram already classifies after each object's glimpses");
+    Check(!Rewards().Get(c.reward).per_step, "option --reward ", c.reward,
+          ": --agent dram rewards each object it names (use --reward terminal)");
+  };
+  k.make = [](const ExperimentConfig& c, const Task& task, WorkerPool& pool) {
+    return std::make_unique<DramAgent>(c, task, pool);
+  };
+  return k;
+}
+
+}  // namespace glimpse
