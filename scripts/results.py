@@ -5,6 +5,9 @@
     scripts/results.py --pivot [--order=a,b,..] [--row-order=t,u,..] EXPERIMENT|RUN.h5 ...
         pooled over seeds, tasks x attentions:
         mean +- std (n) of the validation-selected test error, images/s, wall time per cell
+    scripts/results.py --seeds EXPERIMENT|RUN.h5 ...
+        one row per configuration pooled over seeds, best validation error first: validation and
+        test error (mean +- std), 95% interval, gradient variance and SNR, images/s, wall time
 
 EXPERIMENT reads results/EXPERIMENT/*.h5, or results/EXPERIMENT/runs/*.h5 where the folder has no
 full run files (a fresh clone). As a module (scripts/ on sys.path), `import results` gives every name
@@ -17,13 +20,16 @@ import pandas as pd
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "src", "python"))
 from glimpse.runs import *  # noqa: E402,F401,F403  (the reader, re-exported for plot.py and the notebooks)
-from glimpse.runs import SUMMARY, group_seeds, load_runs, pivot_table, run_paths  # noqa: E402
+from glimpse.runs import SUMMARY, group_seeds, load_runs, pivot_table, run_paths, seeds_table  # noqa: E402
 
 
 def main(argv):
     if not argv or argv[0] in ("-h", "--help"):
         print(__doc__)
         return 0 if argv else 2
+    if argv[0] == "--seeds":
+        print(seeds_table(group_seeds(load_runs(run_paths(argv[1:])))))
+        return 0
     pivot = argv[0] == "--pivot"
     order = None
     if pivot:

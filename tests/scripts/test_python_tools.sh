@@ -100,6 +100,16 @@ for fig in curves variance; do "$py" "$root/scripts/plot.py" $fig "$tmp/results/
 out=$("$py" "$root/scripts/results.py" --pivot "$tmp/results/seeds/s1.h5" "$tmp/results/seeds/s2.h5")
 echo "$out"
 echo "$out" | grep -q "(n=2); " || { echo "FAIL: results.py --pivot does not pool the two seeds in one cell"; exit 1; }
+out=$("$py" "$root/scripts/results.py" --seeds "$tmp/results/seeds/s1.h5" "$tmp/results/seeds/s2.h5")
+echo "$out"
+echo "$out" | grep -Eq '^\| s1 \| 2 \| [0-9.]+ \+- [0-9.]+ \| [0-9.]+ \+- [0-9.]+ \| \[' \
+  || { echo "FAIL: results.py --seeds does not pool the two seeds in one row named by the run id"; exit 1; }
+# DRAM's trajectories: the glimpses coloured by the object they serve.
+"$glimpse" train --out "$tmp/results/dram.h5" --env pairs100 --agent dram --data-dir "$tmp/data" --glimpses 2 \
+  --patch 8 --scales 2 --hidden 16 --glimpse-hidden 8 --batch 8 --epochs 1 --train-images 32 --val-images 16 \
+  --trajectories 3 --threads 1 >/dev/null
+"$py" "$root/scripts/plot.py" trajectories "$tmp/results/dram.h5" --out "$tmp/traj-dram.png"
+[ -s "$tmp/traj-dram.png" ] || { echo "FAIL: traj-dram.png missing"; exit 1; }
 "$py" "$root/scripts/plot.py" trajectories "$tmp/results/tiny/learned.h5" --out "$tmp/traj.png"
 "$py" "$root/scripts/plot.py" attention "$tmp/results/strip/soft.h5" --out "$tmp/att.png"
 for f in curves variance traj att; do [ -s "$tmp/$f.png" ] || { echo "FAIL: $f.png missing"; exit 1; }; done

@@ -17,6 +17,7 @@ of the file): `reseal` appends a new one. Needs h5py, numpy and pandas only (not
 """
 import glob
 import math
+import re
 import os
 import sys
 import time
@@ -243,14 +244,36 @@ def group_seeds(df, value="test_error_at_best"):
         std = float(v.std(ddof=1)) if n > 1 else math.nan
         ci = (T95[n - 2] if 2 <= n <= 31 else 1.96) * std / math.sqrt(n) if n > 1 else math.nan
         first = members[0]
+        rid = str(first.get("run-id", "") or first["run"])
         out.append({**{k: first[k] for k in ("env", "attention", "baseline", "samples", "glimpses") if k in first},
+                    "id": re.sub(r"-s[0-9]+$", "", rid),
                     "runs": [m["run"] for m in members], "n": n, "mean": float(v.mean()) if n else math.nan,
                     "std": std, "ci95": ci, "best_val_mean": float(bv.mean()) if len(bv) else math.nan,
                     "best_val_std": float(bv.std(ddof=1)) if len(bv) > 1 else math.nan,
                     "images_per_s": float(np.nanmean([m["images_per_s"] for m in members])),
                     "wall_min": float(np.nanmean([m["wall_s"] for m in members])) / 60,
+                    "grad_var": float(np.nanmean([m.get("grad_var", math.nan) for m in members])),
+                    "grad_snr": float(np.nanmean([m.get("grad_snr", math.nan) for m in members])),
                     "finished": all(m["epochs_done"] >= m["epochs"] for m in members if "epochs" in m), "key": key})
     return pd.DataFrame(out)
+
+
+def seeds_table(groups):
+    """A markdown table of group_seeds' rows, one per configuration (named by its run id less the
+    seed), best first by mean validation error: n, the validation error and the validation-selected
+    test error (mean +- std, %), the test error's 95% interval, the mean gradient variance and SNR of
+    the probe-batch diagnostic, images/s and training wall time (minutes)."""
+    lines = ["| run | n | best val error % | its test error % (M=1) | 95% interval | grad var | grad SNR | images/s | "
+             "wall, min |", "|---|---|---|---|---|---|---|---|---|"]
+    pm = lambda m, sd, n: f"{100 * m:.2f}" + (f" +- {100 * sd:.2f}" if n > 1 else "")  # noqa: E731
+    for _, g in groups.sort_values("best_val_mean").iterrows():
+        ci = f"[{100 * (g['mean'] - g['ci95']):.2f}, {100 * (g['mean'] + g['ci95']):.2f}]" if g["n"] > 1 else "-"
+        gv = "-" if math.isnan(g["grad_var"]) or g["grad_var"] == 0 else f"{g['grad_var']:.2e}"
+        snr = "-" if math.isnan(g["grad_snr"]) or g["grad_snr"] == 0 else f"{g['grad_snr']:.3f}"
+        lines.append(f"| {g['id']}{'' if g['finished'] else ' (running)'} | {g['n']} | "
+                     f"{pm(g['best_val_mean'], g['best_val_std'], g['n'])} | {pm(g['mean'], g['std'], g['n'])} | {ci} | "
+                     f"{gv} | {snr} | {g['images_per_s']:,.0f} | {g['wall_min']:.1f} |")
+    return "\n".join(lines)
 
 
 def pivot_table(groups, rows="env", cols="attention", order=None, row_order=None):
