@@ -10,6 +10,7 @@ make_tiny_experiment
 expect_finished a b
 out=$("$root/scripts/sweep" tiny --jobs 2 --threads 1)
 echo "$out" | grep -q "tiny/a: finished, skipped" || { echo "FAIL: finished run not skipped: $out"; exit 1; }
+grep -q "^epoch 2/2 done" "$tmp/results/tiny/a.log" || { echo "FAIL: skipping a finished run clobbered its log"; exit 1; }
 # A run stopped after one epoch is resumed, not restarted.
 "$root/build/glimpse" train --config "$tmp/experiments/tiny/config.ini" --seed 3 --epochs 1 \
   --out "$tmp/results/tiny/c.h5" --threads 1 >/dev/null
