@@ -11,6 +11,11 @@ expect_finished a b
 out=$("$root/scripts/sweep" tiny --jobs 2 --threads 1)
 echo "$out" | grep -q "tiny/a: finished, skipped" || { echo "FAIL: finished run not skipped: $out"; exit 1; }
 grep -q "^epoch 2/2 done" "$tmp/results/tiny/a.log" || { echo "FAIL: skipping a finished run clobbered its log"; exit 1; }
+# A dry run leaves alone the command list a running sweep may be reading.
+before=$(cat "$tmp/results/tiny/.commands")
+"$root/scripts/sweep" tiny --only b --dry-run >/dev/null
+[ "$(cat "$tmp/results/tiny/.commands")" = "$before" ] || { echo "FAIL: a dry run rewrote .commands"; exit 1; }
+ls "$tmp/results/tiny"/.commands.* 2>/dev/null && { echo "FAIL: a dry run left its command file"; exit 1; }
 # A run stopped after one epoch is resumed, not restarted.
 "$root/build/glimpse" train --config "$tmp/experiments/tiny/config.ini" --seed 3 --epochs 1 \
   --out "$tmp/results/tiny/c.h5" --threads 1 >/dev/null
