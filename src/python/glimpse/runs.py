@@ -227,6 +227,12 @@ def configuration_key(config):
                         if k not in NOT_CONFIGURATION and k not in METADATA and not k.startswith("rollback_")))
 
 
+def _finite_mean(values):
+    """The mean of the finite values (NaN when there are none: runs without diagnostics)."""
+    v = [float(x) for x in values if x is not None and np.isfinite(x)]
+    return float(np.mean(v)) if v else math.nan
+
+
 def group_seeds(df, value="test_error_at_best"):
     """Pools the rows of load_runs / load_experiment that differ only in seed: one row per
     configuration with n, mean, std (sample), ci95 (half-width of the 95% interval of the mean,
@@ -252,8 +258,8 @@ def group_seeds(df, value="test_error_at_best"):
                     "best_val_std": float(bv.std(ddof=1)) if len(bv) > 1 else math.nan,
                     "images_per_s": float(np.nanmean([m["images_per_s"] for m in members])),
                     "wall_min": float(np.nanmean([m["wall_s"] for m in members])) / 60,
-                    "grad_var": float(np.nanmean([m.get("grad_var", math.nan) for m in members])),
-                    "grad_snr": float(np.nanmean([m.get("grad_snr", math.nan) for m in members])),
+                    "grad_var": _finite_mean([m.get("grad_var", math.nan) for m in members]),
+                    "grad_snr": _finite_mean([m.get("grad_snr", math.nan) for m in members]),
                     "finished": all(m["epochs_done"] >= m["epochs"] for m in members if "epochs" in m), "key": key})
     return pd.DataFrame(out)
 
