@@ -21,30 +21,20 @@ std::vector<int> AnswerTable(const Task& task) {
   return table;
 }
 
+ModelSpec DramSpec(const ExperimentConfig& cfg, const Task& task) {
+  ModelSpec spec = ModelSpecFor(cfg, task);
+  spec.steps = task.objects() * cfg.glimpses;  // K glimpses per object
+  spec.step_logits = true;                     // object j is named after step j K
+  spec.classes = kDigits;
+  return spec;
+}
+
 }  // namespace
 
 DramAgent::DramAgent(const ExperimentConfig& cfg, const Task& task, WorkerPool& pool)
-    : cfg_(cfg),
+    : ImageAgent(cfg, task, pool, DramSpec(cfg, task)),
       task_(task),
-      J_(task.objects()),
-      K_(cfg.glimpses),
-      answer_(task.objects(), cfg.glimpses, kDigits, task.classes(), AnswerTable(task)) {
-  ModelSpec spec;
-  spec.steps = J_ * K_;
-  spec.glimpse_hidden = cfg_.glimpse_hidden;
-  spec.hidden = cfg_.hidden;
-  spec.core = cfg_.core;
-  spec.reinforce_into_core = cfg_.rl_into_core;
-  spec.context = cfg_.context;
-  spec.step_logits = true;  // object j is named after step j K
-  spec.classes = kDigits;
-  const int shards = pool.workers() + 1;
-  std::vector<std::unique_ptr<AttentionModel<float>>> replicas;
-  for (int s = 0; s < shards; ++s) replicas.push_back(MakeAttentionModel<float>(spec, cfg_, task.height(), task.width()));
-  Rng init(cfg_.seed, "init");
-  replicas[0]->Init(init);
-  model_ = std::make_unique<ShardedModel<float>>(std::move(replicas), pool);
-}
+      answer_(task.objects(), cfg.glimpses, kDigits, task.classes(), AnswerTable(task)) {}
 
 void DramAgent::Compose(const Rollout<float>& r, Mat<float>& Z, std::vector<std::int32_t>& answers) const {
   const int N = r.rows, C = answer_.classes();
@@ -58,7 +48,7 @@ void DramAgent::Compose(const Rollout<float>& r, Mat<float>& Z, std::vector<std:
 }
 
 void DramAgent::Forward(const Batch& batch, LocationMode mode, Rng* rng, double semi_sampling) {
-  model_->Forward(batch.images.data(), batch.rows, batch.height, batch.width, rollout_, mode, rng, semi_sampling);
+  ImageAgent::Forward(batch, mode, rng, semi_sampling);
   const Rollout<float>& r = rollout_;
   const int N = r.rows, TT = r.steps, C = answer_.classes();
   const auto TN = static_cast<std::size_t>(TT) * N;
@@ -83,7 +73,7 @@ void DramAgent::Forward(const Batch& batch, LocationMode mode, Rng* rng, double 
 void DramAgent::RewardObjects(const Batch& batch) {
   const int N = trace_.rows;
   int named[2];
-  if (task_.Decode(0, named) != J_) {  // the answer does not name the objects (a sum): the trainer's 0/1
+  if (task_.Decode(0, named) != answer_.objects()) {  // the answer does not name the objects (a sum): the trainer's 0/1
     trace_.reward_to_go.clear();
     return;
   }
@@ -92,10 +82,10 @@ void DramAgent::RewardObjects(const Batch& batch) {
     int truth[2];
     task_.Decode(batch.labels[n], truth);
     double to_go = 0;  // objects named right from block j on
-    for (int j = J_ - 1; j >= 0; --j) {
+    for (int j = answer_.objects() - 1; j >= 0; --j) {
       const float* z = answer_.Object(rollout_.step_logits.data(), N, j) + static_cast<Index>(n) * kDigits;
       to_go += (std::max_element(z, z + kDigits) - z) == truth[j] ? 1.0 : 0.0;
-      for (int t = j * K_; t < (j + 1) * K_; ++t) trace_.reward_to_go[static_cast<std::size_t>(t) * N + n] = to_go;
+      for (int t = j * cfg_.glimpses; t < (j + 1) * cfg_.glimpses; ++t) trace_.reward_to_go[static_cast<std::size_t>(t) * N + n] = to_go;
     }
   }
 }
@@ -106,46 +96,12 @@ void DramAgent::Backward() {
   std::copy(signals_.dbaseline.begin(), signals_.dbaseline.end(), r.dbaseline.begin());
   std::fill(r.dlogits.begin(), r.dlogits.end(), 0.0f);  // unused with step logits
   answer_.Backward(r.step_logits.data(), trace_.logits.data(), signals_.dlogits.data(), r.rows, r.dstep_logits.data());
-  model_->Backward(r);
+  ImageAgent::Backward();
 }
 
-void DramAgent::SetupExamples(const Task& task, RunLogger& log) {
-  const int K = std::min(cfg_.trajectories, task.size(Split::kTest));
-  if (K <= 0) return;
-  std::vector<std::int64_t> idx(K);
-  for (int i = 0; i < K; ++i) idx[i] = i;
-  examples_.Resize(K, task.height(), task.width());
-  RenderRows(task, Split::kTest, idx.data(), 0, K, 0, examples_);
-  const auto k = static_cast<std::size_t>(K);
-  log.Array("/trajectories/image", {k, static_cast<std::size_t>(task.height()), static_cast<std::size_t>(task.width())},
-            examples_.images.data());
-  log.Array("/trajectories/label", {k}, examples_.labels.data());
-}
-
-void DramAgent::LogExamples(const Task& task, RunLogger& log, std::int64_t epoch) {
-  const int K = std::min({cfg_.trajectories, task.size(Split::kTest), cfg_.batch});
-  if (K <= 0) return;
-  std::vector<std::int64_t> idx(K);
-  for (int i = 0; i < K; ++i) idx[i] = i;
-  examples_.Resize(K, task.height(), task.width());
-  RenderRows(task, Split::kTest, idx.data(), 0, K, 0, examples_);
-  Rollout<float> r;
-  Rng rng(cfg_.seed, "trajectories");  // used only by a policy without a mean (the uniform control)
-  model_->Forward(examples_.images.data(), K, task.height(), task.width(), r, LocationMode::kMean, &rng);
+void DramAgent::Predict(const Rollout<float>& r, std::vector<std::int32_t>& answers) const {
   Mat<float> Z;
-  std::vector<std::int32_t> prediction;
-  Compose(r, Z, prediction);
-  // (K, T, P) from (T K, P): locations for hard attention, read parameters otherwise.
-  const int TT = r.steps, P = model().sensor().param_size();
-  std::vector<float> locs(static_cast<std::size_t>(K) * TT * P);
-  for (int t = 0; t < TT; ++t)
-    for (int k = 0; k < K; ++k)
-      for (int d = 0; d < P; ++d)
-        locs[(static_cast<std::size_t>(k) * TT + t) * P + d] = r.read.data()[(static_cast<std::size_t>(t) * K + k) * P + d];
-  log.Block("/trajectories/epoch", {}, &epoch);
-  log.Block(policy() ? "/trajectories/locations" : "/trajectories/read_params",
-            {static_cast<std::size_t>(K), static_cast<std::size_t>(TT), static_cast<std::size_t>(P)}, locs.data());
-  log.Block("/trajectories/prediction", {static_cast<std::size_t>(K)}, prediction.data());
+  Compose(r, Z, answers);
 }
 
 AgentKind DramAgentKind() {

@@ -13,38 +13,30 @@
 // digit is right and step t of block j gets the reward to go, the objects named right from j on
 // (PolicyTrace::reward_to_go: unbiased for the expected number of digits named right); otherwise
 // (sum100) every step gets the answer's 0/1.
-// Examples: as ImageAgent's, T = J K steps per trajectory (block j: steps (j-1) K + 1 .. j K).
+// An ImageAgent (its model, replicas and logged examples: T = J K steps per trajectory, block j the
+// steps (j-1) K + 1 .. j K) with its own model spec, trace and answers.
 #pragma once
 
-#include <memory>
 #include <vector>
 
 #include "src/model/object_answer.h"
-#include "src/model/sharded_model.h"
-#include "src/train/agent.h"
+#include "src/train/image_agent.h"
 
 namespace glimpse {
 
-class DramAgent : public Agent {
+class DramAgent : public ImageAgent {
  public:
   DramAgent(const ExperimentConfig& cfg, const Task& task, WorkerPool& pool);
 
-  ParamStore<float>& store() override { return model_->store(); }
   void Forward(const Batch& batch, LocationMode mode, Rng* rng, double semi_sampling) override;
   const std::int32_t* answers() const override { return answers_.data(); }
   const PolicyTrace<float>& trace() const override { return trace_; }
   LossSignals<float>& signals() override { return signals_; }
   void Backward() override;
-  const LocationPolicy<float>* policy() const override { return model().policy(); }
-  std::vector<ParamId> PolicyParams() const override { return model().PolicyParams(); }
-  std::string examples_group() const override { return "/trajectories"; }
-  void SetupExamples(const Task& task, RunLogger& log) override;
-  void LogExamples(const Task& task, RunLogger& log, std::int64_t epoch) override;
-  int shards() const override { return model_->shards(); }
-  void set_sensor_timer(double* seconds) override { model_->set_sensor_timer(seconds); }
-  void SetProgress(double fraction) override { model_->SetProgress(fraction); }
-  const AttentionModel<float>& model() const { return model_->model(); }
-  int objects() const { return J_; }
+  int objects() const { return answer_.objects(); }
+
+ protected:
+  void Predict(const Rollout<float>& r, std::vector<std::int32_t>& answers) const override;
 
  private:
   // The answers' log-probabilities of r into Z (N, C) and their argmax into answers.
@@ -52,16 +44,11 @@ class DramAgent : public Agent {
   // Per-object rewards of the last Forward into trace_.reward_to_go (tasks whose answer names them).
   void RewardObjects(const Batch& batch);
 
-  ExperimentConfig cfg_;
   const Task& task_;
-  int J_, K_;                                   // objects, glimpses per object
   ObjectAnswer<float> answer_;
-  std::unique_ptr<ShardedModel<float>> model_;  // replicas: --threads with --parallel data
-  Rollout<float> rollout_;                      // the model's T = J K steps
-  PolicyTrace<float> trace_;                    // what the estimator reads: the rollout's policy, Z
-  LossSignals<float> signals_;                  // what it writes: dlogits at Z, dpre, dbaseline
-  std::vector<std::int32_t> answers_;           // (N) argmax Z
-  Batch examples_;
+  PolicyTrace<float> trace_;           // what the estimator reads: the rollout's policy, Z
+  LossSignals<float> signals_;         // what it writes: dlogits at Z, dpre, dbaseline
+  std::vector<std::int32_t> answers_;  // (N) argmax Z
 };
 
 }  // namespace glimpse

@@ -4,16 +4,24 @@
 
 namespace glimpse {
 
-ImageAgent::ImageAgent(const ExperimentConfig& cfg, const Task& task, WorkerPool& pool) : cfg_(cfg) {
+ModelSpec ModelSpecFor(const ExperimentConfig& cfg, const Task& task) {
   ModelSpec spec;
-  spec.steps = cfg_.glimpses;
-  spec.glimpse_hidden = cfg_.glimpse_hidden;
-  spec.hidden = cfg_.hidden;
-  spec.core = cfg_.core;
-  spec.reinforce_into_core = cfg_.rl_into_core;
-  spec.context = cfg_.context;
-  spec.step_logits = cfg_.step_loss > 0;
+  spec.steps = cfg.glimpses;
+  spec.glimpse_hidden = cfg.glimpse_hidden;
+  spec.hidden = cfg.hidden;
+  spec.core = cfg.core;
+  spec.reinforce_into_core = cfg.rl_into_core;
+  spec.context = cfg.context;
+  spec.step_logits = cfg.step_loss > 0;
   spec.classes = task.classes();
+  return spec;
+}
+
+ImageAgent::ImageAgent(const ExperimentConfig& cfg, const Task& task, WorkerPool& pool)
+    : ImageAgent(cfg, task, pool, ModelSpecFor(cfg, task)) {}
+
+ImageAgent::ImageAgent(const ExperimentConfig& cfg, const Task& task, WorkerPool& pool, const ModelSpec& spec)
+    : cfg_(cfg) {
   const int shards = pool.workers() + 1;
   std::vector<std::unique_ptr<AttentionModel<float>>> replicas;
   for (int s = 0; s < shards; ++s) replicas.push_back(MakeAttentionModel<float>(spec, cfg_, task.height(), task.width()));
@@ -50,8 +58,10 @@ void ImageAgent::LogExamples(const Task& task, RunLogger& log, std::int64_t epoc
   Rollout<float> r;
   Rng rng(cfg_.seed, "trajectories");  // used only by a policy without a mean (the uniform control)
   model_->Forward(examples_.images.data(), K, task.height(), task.width(), r, LocationMode::kMean, &rng);
+  std::vector<std::int32_t> prediction;
+  Predict(r, prediction);
   // (K, T, P) from (T K, P): locations (P = 2) for hard attention, read parameters otherwise.
-  const int TT = cfg_.glimpses, P = model().sensor().param_size();
+  const int TT = r.steps, P = model().sensor().param_size();
   std::vector<float> locs(static_cast<std::size_t>(K) * TT * P);
   for (int t = 0; t < TT; ++t)
     for (int k = 0; k < K; ++k)
@@ -60,7 +70,7 @@ void ImageAgent::LogExamples(const Task& task, RunLogger& log, std::int64_t epoc
   log.Block("/trajectories/epoch", {}, &epoch);
   log.Block(policy() ? "/trajectories/locations" : "/trajectories/read_params",
             {static_cast<std::size_t>(K), static_cast<std::size_t>(TT), static_cast<std::size_t>(P)}, locs.data());
-  log.Block("/trajectories/prediction", {static_cast<std::size_t>(K)}, r.actions.data());
+  log.Block("/trajectories/prediction", {static_cast<std::size_t>(K)}, prediction.data());
 }
 
 AgentKind ImageAgentKind() {

@@ -3,6 +3,7 @@
 // (ShardedModel, sharing the trainer's worker pool).
 // Examples: the glimpse trajectories of the first cfg.trajectories test images, under /trajectories
 // (image, label; per evaluation epoch, locations or read_params, prediction).
+// DramAgent (dram_agent.h) is an ImageAgent with its own model spec, trace and answers.
 #pragma once
 
 #include "src/model/sharded_model.h"
@@ -10,9 +11,14 @@
 
 namespace glimpse {
 
+// The model of a configuration on a task: --glimpses steps, the task's classes, the core and context.
+ModelSpec ModelSpecFor(const ExperimentConfig& cfg, const Task& task);
+
 class ImageAgent : public Agent {
  public:
   ImageAgent(const ExperimentConfig& cfg, const Task& task, WorkerPool& pool);
+  // The model of cfg's attention with this spec (steps, classes, ...), its replicas on pool.
+  ImageAgent(const ExperimentConfig& cfg, const Task& task, WorkerPool& pool, const ModelSpec& spec);
 
   ParamStore<float>& store() override { return model_->store(); }
   void Forward(const Batch& batch, LocationMode mode, Rng* rng, double semi_sampling) override;
@@ -30,13 +36,20 @@ class ImageAgent : public Agent {
   void SetProgress(double fraction) override { model_->SetProgress(fraction); }
   const AttentionModel<float>& model() const { return model_->model(); }
 
- private:
-  // Renders the first K test images into examples_ (the logged trajectories' inputs).
-  void RenderExamples(const Task& task, int K);
+ protected:
+  // The answers of a rollout of the logged examples (the model's argmax; DRAM composes its own).
+  virtual void Predict(const Rollout<float>& r, std::vector<std::int32_t>& answers) const {
+    answers.assign(r.actions.begin(), r.actions.end());
+  }
 
   ExperimentConfig cfg_;
   std::unique_ptr<ShardedModel<float>> model_;  // replicas: --threads with --parallel data
   Rollout<float> rollout_;
+
+ private:
+  // Renders the first K test images into examples_ (the logged trajectories' inputs).
+  void RenderExamples(const Task& task, int K);
+
   Batch examples_;
 };
 

@@ -217,9 +217,7 @@ TEST_CASE("Differentiable reads: whole-model gradient check for every registered
     spec.hidden = 7;
     spec.classes = 4;
     spec.core = core;
-    ExperimentConfig cfg;  // small reads: 4 x 4 glimpses (2 scales), a 2 x 2 grid, keys of size 4
-    cfg.attention = registered.name;
-    cfg.patch = 4, cfg.scales = 2, cfg.grid = 2, cfg.attention_dim = 4;
+    const ExperimentConfig cfg = SmallReads(registered.name);
     const auto owned = MakeAttentionModel<double>(spec, cfg, kH, kW);
     AttentionModel<double>& model = *owned;
 

@@ -21,9 +21,7 @@ std::unique_ptr<AttentionModel<double>> Model(const std::string& attention, cons
   spec.steps = 3, spec.glimpse_hidden = 6, spec.hidden = 7, spec.classes = 4;
   spec.core = core;
   spec.context = context;
-  ExperimentConfig cfg;  // small reads: 4 x 4 glimpses (2 scales), a 2 x 2 grid, keys of size 4
-  cfg.attention = attention;
-  cfg.patch = 4, cfg.scales = 2, cfg.grid = 2, cfg.attention_dim = 4;
+  const ExperimentConfig cfg = SmallReads(attention);
   auto model = MakeAttentionModel<double>(spec, cfg, kH, kW);
   Rng rng(21, "init");
   model->Init(rng);

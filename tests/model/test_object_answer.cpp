@@ -101,9 +101,7 @@ TEST_CASE("DRAM's model: whole-model gradient check for every registered attenti
       ModelSpec spec;
       spec.steps = J * K, spec.glimpse_hidden = 6, spec.hidden = 7, spec.classes = D, spec.core = core;
       spec.context = 4, spec.step_logits = true;
-      ExperimentConfig cfg;
-      cfg.attention = kind.name;
-      cfg.patch = 4, cfg.scales = 2, cfg.grid = 2, cfg.attention_dim = 4;
+      const ExperimentConfig cfg = SmallReads(kind.name);
       auto model = MakeAttentionModel<double>(spec, cfg, H, W);
       Rng rng(31, "init");
       model->Init(rng);

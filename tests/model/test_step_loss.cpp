@@ -22,9 +22,7 @@ std::unique_ptr<AttentionModel<double>> MakeModel(const std::string& attention, 
   ModelSpec spec;
   spec.steps = 3, spec.glimpse_hidden = 6, spec.hidden = 7, spec.classes = kC, spec.core = core;
   spec.step_logits = steps;
-  ExperimentConfig cfg;
-  cfg.attention = attention;
-  cfg.patch = 4, cfg.scales = 2, cfg.grid = 2, cfg.attention_dim = 4;
+  const ExperimentConfig cfg = SmallReads(attention);
   return MakeAttentionModel<double>(spec, cfg, kH, kW);
 }
 
