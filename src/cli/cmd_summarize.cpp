@@ -21,6 +21,15 @@
 namespace glimpse::cli {
 namespace {
 
+// A diagnostic's mean for the table: "-" when the run recorded none (--diag-every 0).
+std::string Diagnostic(double v, bool scientific) {
+  if (!std::isfinite(v)) return "-";
+  std::ostringstream os;
+  if (scientific) os << std::scientific << std::setprecision(2) << v;
+  else os << std::fixed << std::setprecision(3) << v;
+  return os.str();
+}
+
 double MeanOf(const std::vector<double>& v) {
   return v.empty() ? NAN : std::accumulate(v.begin(), v.end(), 0.0) / static_cast<double>(v.size());
 }
@@ -114,8 +123,8 @@ int RunSummarize(int argc, char** argv) {
       std::cout << Percent(val[best]) << " (" << static_cast<long>(epochs[best]) << ") | " << Percent(test[best]) << " | "
                 << Percent(val.back()) << " / " << Percent(test.back()) << " | ";
     std::cout << std::fixed << std::setprecision(0) << n_img << " | " << rate << " | "
-              << std::scientific << std::setprecision(2) << MeanOf(gv) << " | " << std::fixed
-              << std::setprecision(3) << MeanOf(snr) << " | " << f.Attributes("/")["parameters"] << " |";
+              << Diagnostic(MeanOf(gv), true) << " | " << Diagnostic(MeanOf(snr), false) << " | "
+              << f.Attributes("/")["parameters"] << " |";
     // Further metrics an agent logs (strip5: test_peak), as "name value".
     std::string other;
     if (f.SeriesLength("/eval"))
