@@ -30,13 +30,17 @@ bool HaveMnist() {
 void CheckReevaluates(const std::string& relative) {
   INFO(relative);
   double stored = 0;
+  int threads = 0;  // the last leg's thread count: a data-parallel evaluation on another count of shards
+                    // may sum in another order and flip an image (0: a file without provenance, all cores)
   {
     const RunFile file(std::string(GLIMPSE_SOURCE_DIR) + "/" + relative, RunFile::Mode::kReadOnly);
     const std::vector<double> errors = file.ReadArray<double>("/eval/test_error");
     REQUIRE(!errors.empty());
     stored = errors.back();
+    if (file.SeriesLength("/provenance") > 0) threads = static_cast<int>(file.ReadSeries("/provenance", "threads").back());
   }
-  const auto r = RunGlimpse("eval --no-record --run " + relative);  // committed files stay as committed
+  // --no-record: committed files stay as committed.
+  const auto r = RunGlimpse("eval --no-record --threads " + std::to_string(threads) + " --run " + relative);
   REQUIRE(r.code == 0);
   const std::string key = "test_error=";
   const auto at = r.output.rfind(key);
