@@ -16,6 +16,10 @@ before=$(cat "$tmp/results/tiny/.commands")
 "$root/scripts/sweep" tiny --only b --dry-run >/dev/null
 [ "$(cat "$tmp/results/tiny/.commands")" = "$before" ] || { echo "FAIL: a dry run rewrote .commands"; exit 1; }
 ls "$tmp/results/tiny"/.commands.* 2>/dev/null && { echo "FAIL: a dry run left its command file"; exit 1; }
+# A nested name (a group of experiments, e.g. frontier/mnist28) writes to the same nested results folder.
+mkdir -p "$tmp/experiments/group" && cp -r "$tmp/experiments/tiny" "$tmp/experiments/group/"
+"$root/scripts/sweep" group/tiny --only a --dry-run | grep -q -- "--out $tmp/results/group/tiny/a.h5" \
+  || { echo "FAIL: a nested experiment name"; exit 1; }
 # A run stopped after one epoch is resumed, not restarted.
 "$root/build/glimpse" train --config "$tmp/experiments/tiny/config.ini" --seed 3 --epochs 1 \
   --out "$tmp/results/tiny/c.h5" --threads 1 >/dev/null
