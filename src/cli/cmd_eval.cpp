@@ -44,6 +44,7 @@ int RunEval(int argc, char** argv) {
     ExperimentConfig cfg = ConfigFromRun(file);
     if (vm.count("data-dir")) cfg.data_dir = vm["data-dir"].as<std::string>();
     if (vm.count("threads")) cfg.threads = vm["threads"].as<int>();
+    cfg.init_from.clear();  // the weights are this run's checkpoint: a curriculum's start run need not exist
     Trainer trainer(cfg, nullptr, false);
     epoch = trainer.LoadWeights(file, which == "best");
     r = trainer.Evaluate(ParseSplit(split_name), samples, 1 << 30);
