@@ -1,7 +1,8 @@
 // The committed run files under results/ still evaluate, with today's code, to the final test error
 // they stored when they were trained: the check that a refactoring changed nothing numerically.
 // Fast label: one run file of each kind of model (learned and leave-one-out baselines, RNN and LSTM
-// cores, DRAW with its own option, both strip5 attentions). Slow label: every committed run file.
+// cores, DRAW with its own option, both strip5 attentions, DRAM on both two-digit tasks). Slow label:
+// every committed run file.
 // Needs real MNIST (scripts/setup fetches it); skipped with a warning without it.
 #include <catch2/catch.hpp>
 
@@ -61,7 +62,11 @@ TEST_CASE("Committed run files of each model kind re-evaluate to their stored te
                           "results/ram_lstm/runs/translated60-g8.h5", "results/variants/draw_screen/t60-sig0-clip1-30.h5",
                           "results/strip5/soft-dot.h5", "results/strip5/categorical-entropy.h5",
                           // a curriculum run (--init-from a run file that a fresh clone does not have)
-                          "results/draw_lstm/runs/curriculum100.h5"})
+                          "results/draw_lstm/runs/curriculum100.h5",
+                          // DRAM's sequential agent: pairs100 with the spatial transformer, sum100 with
+                          // leave-one-out
+                          "results/multi_digit/runs/pairs-dram-context-stn-s1.h5",
+                          "results/multi_digit/runs/sum-dram-context-loo4-s2.h5"})
     CheckReevaluates(run);
 }
 
