@@ -2,7 +2,9 @@
 """PNG figures from glimpse run files, for people without Jupyter (reads through results.py).
 
     scripts/plot.py curves RUN.h5|EXPERIMENT ... --out curves.png        learning curves (validation
-                     [--x epoch|images]                                   error and training loss)
+                     [--x epoch|images]                                   error and training loss;
+                                                                          seeds pooled, labels name the
+                                                                          options that tell groups apart)
     scripts/plot.py trajectories RUN.h5 --out traj.png [--epoch -1]      glimpses drawn over test images
                                                                           (hard attention, DRAW, STN)
     scripts/plot.py animate RUN.h5 --out glimpses.gif [--epoch -1]       the same as a GIF, one frame
@@ -41,6 +43,29 @@ def curves(paths, out, x="epoch"):
     draw_curves(results.load_runs(paths), x).savefig(out, dpi=110)
 
 
+def group_labels(groups):
+    """Legend labels of configuration groups (lists of run rows, one list per configuration). A pooled
+    group is named by its run id without the seed suffix (scripts/sweep --seeds: ID-sS) and its n; where
+    two groups would share a name (the same run id in two experiments), each label adds the options
+    whose values differ between them, e.g. "loo4-lstm-context, epochs=100"."""
+    names = []
+    for members in groups:
+        first = members[0]
+        name = first.get("run-id") or first["run"]
+        names.append(re.sub(r"-s\d+$", "", str(name)) if len(members) > 1 else str(first["run"]))
+    labels = []
+    for i, (name, members) in enumerate(zip(names, groups)):
+        same = [groups[j][0] for j in range(len(groups)) if names[j] == name]
+        if len(same) > 1:  # configuration options only (not provenance, seed or run id)
+            cfgs = [dict(results.configuration_key({k: r[k] for k in r["options"]})) for r in same]
+            mine = dict(results.configuration_key({k: members[0][k] for k in members[0]["options"]}))
+            keys = sorted(set().union(*cfgs))
+            differ = [k for k in keys if len({c.get(k) for c in cfgs}) > 1]
+            name += "".join(", %s=%s" % (k, mine.get(k, "-")) for k in differ)
+        labels.append(name if len(members) == 1 else "%s (%d seeds: mean, band +-1 std)" % (name, len(members)))
+    return labels
+
+
 def draw_curves(df, x="epoch"):
     """A figure of validation error per epoch (x="epoch") or per training image seen (x="images"),
     and the training cross-entropy per image seen, for the runs of df (results.load_runs or
@@ -50,12 +75,8 @@ def draw_curves(df, x="epoch"):
     groups = {}
     for _, row in df.iterrows():
         groups.setdefault(results.configuration_key({k: row[k] for k in row["options"]}), []).append(row)
-    for members in groups.values():
+    for members, label in zip(groups.values(), group_labels(list(groups.values()))):
         first = members[0]
-        # A pooled group is named by its run id without the seed suffix (scripts/sweep --seeds: ID-sS).
-        name = first.get("run-id") or first["run"]
-        name = re.sub(r"-s\d+$", "", str(name)) if len(members) > 1 else first["run"]
-        label = name if len(members) == 1 else "%s (%d seeds: mean, band +-1 std)" % (name, len(members))
         evs = [m["eval"] for m in members if len(m["eval"])]
         if evs:
             n = min(len(e) for e in evs)

@@ -95,6 +95,22 @@ for fig in curves variance; do "$py" "$root/scripts/plot.py" $fig "$tmp/results/
 "$py" "$root/scripts/plot.py" curves "$tmp/results/tiny/learned.h5" --x images --out "$tmp/curves.png"
 "$py" "$root/scripts/plot.py" curves "$tmp/results/seeds/s1.h5" "$tmp/results/seeds/s2.h5" --out "$tmp/band.png"
 [ -s "$tmp/band.png" ] || { echo "FAIL: the seed band figure is missing"; exit 1; }
+# Two pooled groups with the same run id (one recipe at 60 and at 100 epochs, committed slim files):
+# each legend label names the option that differs, so the two curves can be told apart.
+"$py" - "$root" <<'PY'
+import sys
+sys.path.insert(0, sys.argv[1] + "/scripts")
+import plot, results
+df = results.load_runs(results.run_paths([sys.argv[1] + "/results/frontier/cluttered60_lstm_final/runs",
+                                          sys.argv[1] + "/results/frontier/cluttered60_lstm100_final/runs"]))
+groups = {}
+for _, r in df.iterrows():
+    groups.setdefault(results.configuration_key({k: r[k] for k in r["options"]}), []).append(r)
+labels = sorted(plot.group_labels(list(groups.values())))
+assert labels == ["loo4-lstm-context, epochs=100 (3 seeds: mean, band +-1 std)",
+                  "loo4-lstm-context, epochs=60 (3 seeds: mean, band +-1 std)"], labels
+print("plot.py labels: ok")
+PY
 "$glimpse" summarize "$tmp/results/seeds/s1.h5" "$tmp/results/seeds/s2.h5" | grep -q "| 2 | " \
   || { echo "FAIL: summarize does not pool the two seeds"; exit 1; }
 out=$("$py" "$root/scripts/results.py" --pivot "$tmp/results/seeds/s1.h5" "$tmp/results/seeds/s2.h5")
