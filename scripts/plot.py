@@ -44,24 +44,23 @@ def curves(paths, out, x="epoch"):
 
 
 def group_labels(groups):
-    """Legend labels of configuration groups (lists of run rows, one list per configuration). A pooled
-    group is named by its run id without the seed suffix (scripts/sweep --seeds: ID-sS) and its n; where
-    two groups would share a name (the same run id in two experiments), each label adds the options
-    whose values differ between them, e.g. "loo4-lstm-context, epochs=100"."""
+    """Legend labels of results.configuration_groups' groups (configuration key -> run rows), in their
+    order. A pooled group is named by its run id without the seed suffix (scripts/sweep --seeds: ID-sS)
+    and its n; where two groups would share a name (the same run id in two experiments), each label
+    adds the configuration options whose values differ between them, e.g. "loo4-lstm-context,
+    epochs=100"."""
     names = []
-    for members in groups:
+    for members in groups.values():
         first = members[0]
         name = first.get("run-id") or first["run"]
         names.append(re.sub(r"-s\d+$", "", str(name)) if len(members) > 1 else str(first["run"]))
+    cfgs = [dict(key) for key in groups]
     labels = []
-    for i, (name, members) in enumerate(zip(names, groups)):
-        same = [groups[j][0] for j in range(len(groups)) if names[j] == name]
-        if len(same) > 1:  # configuration options only (not provenance, seed or run id)
-            cfgs = [dict(results.configuration_key({k: r[k] for k in r["options"]})) for r in same]
-            mine = dict(results.configuration_key({k: members[0][k] for k in members[0]["options"]}))
-            keys = sorted(set().union(*cfgs))
-            differ = [k for k in keys if len({c.get(k) for c in cfgs}) > 1]
-            name += "".join(", %s=%s" % (k, mine.get(k, "-")) for k in differ)
+    for name, cfg, members in zip(names, cfgs, groups.values()):
+        same = [c for c, n in zip(cfgs, names) if n == name]
+        if len(same) > 1:
+            differ = [k for k in sorted(set().union(*same)) if len({c.get(k) for c in same}) > 1]
+            name += "".join(", %s=%s" % (k, cfg.get(k, "-")) for k in differ)
         labels.append(name if len(members) == 1 else "%s (%d seeds: mean, band +-1 std)" % (name, len(members)))
     return labels
 
@@ -72,10 +71,8 @@ def draw_curves(df, x="epoch"):
     results.frame). Runs that differ only in seed are drawn as their mean with a band of one standard
     deviation (label: the first run's name and n)."""
     fig, (a, b) = plt.subplots(1, 2, figsize=(11, 4))
-    groups = {}
-    for _, row in df.iterrows():
-        groups.setdefault(results.configuration_key({k: row[k] for k in row["options"]}), []).append(row)
-    for members, label in zip(groups.values(), group_labels(list(groups.values()))):
+    groups = results.configuration_groups(df)
+    for members, label in zip(groups.values(), group_labels(groups)):
         first = members[0]
         evs = [m["eval"] for m in members if len(m["eval"])]
         if evs:

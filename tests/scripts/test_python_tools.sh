@@ -103,10 +103,7 @@ sys.path.insert(0, sys.argv[1] + "/scripts")
 import plot, results
 df = results.load_runs(results.run_paths([sys.argv[1] + "/results/frontier/cluttered60_lstm_final/runs",
                                           sys.argv[1] + "/results/frontier/cluttered60_lstm100_final/runs"]))
-groups = {}
-for _, r in df.iterrows():
-    groups.setdefault(results.configuration_key({k: r[k] for k in r["options"]}), []).append(r)
-labels = sorted(plot.group_labels(list(groups.values())))
+labels = sorted(plot.group_labels(results.configuration_groups(df)))
 assert labels == ["loo4-lstm-context, epochs=100 (3 seeds: mean, band +-1 std)",
                   "loo4-lstm-context, epochs=60 (3 seeds: mean, band +-1 std)"], labels
 print("plot.py labels: ok")

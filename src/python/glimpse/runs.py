@@ -233,17 +233,22 @@ def _finite_mean(values):
     return float(np.mean(v)) if v else math.nan
 
 
+def configuration_groups(df):
+    """The rows of load_runs / load_experiment grouped by configuration (runs that differ only in
+    seed): a dict configuration_key -> list of rows, in the order of df."""
+    groups = {}
+    for _, r in df.iterrows():
+        groups.setdefault(configuration_key({k: r[k] for k in r["options"]}), []).append(r)
+    return groups
+
+
 def group_seeds(df, value="test_error_at_best"):
     """Pools the rows of load_runs / load_experiment that differ only in seed: one row per
     configuration with n, mean, std (sample), ci95 (half-width of the 95% interval of the mean,
     Student's t) of `value` (default: each run's test error at its best validation error), the runs,
     and the validation error pooled likewise (best_val_mean, best_val_std)."""
-    rows = {}
-    for _, r in df.iterrows():
-        key = configuration_key({k: r[k] for k in r["options"]})
-        rows.setdefault(key, []).append(r)
     out = []
-    for key, members in rows.items():
+    for key, members in configuration_groups(df).items():
         v = np.array([m[value] for m in members if not math.isnan(m[value])])
         bv = np.array([m["best_val_error"] for m in members if not math.isnan(m["best_val_error"])])
         n = len(v)
