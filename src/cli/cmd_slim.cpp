@@ -46,6 +46,9 @@ int RunSlim(int argc, char** argv) {
       if (same_params) skip.push_back(std::string(kBestGroup) + "/params");
     }
     if (vm.count("force")) std::remove(out.c_str());
+    // A new runs/ folder next to an experiment's results is the usual --out: made, like mkdir -p.
+    const std::filesystem::path folder = std::filesystem::path(out).parent_path();
+    if (!folder.empty()) std::filesystem::create_directories(folder);
     file.CopyTo(out, skip);
   }
   {

@@ -222,6 +222,12 @@ TEST_CASE("slim writes a smaller copy that evaluates the same and refuses to res
   CHECK_THAT(r.output, Catch::Contains("--force"));
   CHECK(RunGlimpse("slim --run " + run + " --out " + small + " --force").code == 0);
   CHECK(RunGlimpse("train --resume " + run + " --epochs 3").code == 0);  // the full file still resumes
+  // A missing folder for the copy is made (the usual case: a new results/NAME/runs/).
+  const std::string folder = TempDir() + "/glimpse_cli_slim_new", nested = folder + "/runs/small.h5";
+  std::filesystem::remove_all(folder);
+  REQUIRE(RunGlimpse("slim --run " + run + " --out " + nested).code == 0);
+  CHECK(RunGlimpse("verify " + nested).code == 0);
+  std::filesystem::remove_all(folder);
 }
 
 TEST_CASE("slim stores the parameters once when the best checkpoint is the last one", "[cli][slim]") {
