@@ -79,9 +79,13 @@ TEST_CASE("Context network: whole-model gradient check for every registered atte
       const std::vector<double> analytic(st.grads().begin(), st.grads().end());
       CHECK(MaxAbs(st, AttentionModel<double>::kContext, true) > 0);  // the loss reaches the context network
       std::string where;
+      // The step and bound of test_attention_model.cpp's whole-model check: 3e-6 keeps the
+      // transformer's kinks out of a step, and central differences then carry ~1e-10 of round-off,
+      // 1e-6 of the 1e-4 floor. Measured on one machine (AMD EPYC, DRAW + LSTM, the worst): 3.3e-7,
+      // 1.03e-6 and 3.0e-6 at steps 1e-5, 3e-6 and 1e-6 (round-off, as 1 / step): hence 2e-6.
       const double err = MaxGradError(loss, st.values().data(), analytic.data(), st.size(), 3e-6, &where, 1e-4);
       INFO(where);
-      CHECK(err < 1e-6);
+      CHECK(err < 2e-6);
     }
 }
 
