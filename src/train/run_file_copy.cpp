@@ -6,7 +6,6 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -82,9 +81,6 @@ void CopyGroup(const H5::H5File& src, H5::H5File& dst, const std::string& path, 
 
 void RunFile::CopyTo(const std::string& out, const std::vector<std::string>& skip) const {
   Check(!FileExists(out), "'", out, "' exists; pass --force to overwrite it");
-  const std::filesystem::path folder = std::filesystem::path(out).parent_path();
-  Check(folder.empty() || std::filesystem::is_directory(folder), "cannot write '", out, "': the folder '",
-        folder.string(), "' does not exist");
   const std::string tmp = out + ".tmp";
   Guard(out, "CopyTo", [&] {
     H5::H5File dst(tmp, H5F_ACC_TRUNC, H5::FileCreatPropList::DEFAULT, NoHdf5Locking());
