@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Every script of scripts/ answers --help with its usage (for a shell script, its whole leading comment
-# block) and exit status 0, and doing nothing else
-# (no setup, no build, no run: each is given 20 s, and the checkout is unchanged); the shell
-# scripts refuse an unknown option with exit status 2 before they set anything up.
+# block) and exit status 0, and does nothing else (no setup, no build, no run: each is given 20 s, and
+# the checkout is unchanged); the shell scripts refuse an unknown option with exit status 2 before they
+# set anything up.
 set -euo pipefail
 root=$1
 cd "$root"
@@ -15,11 +15,12 @@ for s in scripts/setup scripts/test scripts/sweep scripts/figures scripts/fuzz s
   if [ "$rc" != 0 ] || [ -z "$out" ]; then echo "FAIL: $s --help: exit $rc: $out"; fail=$((fail + 1)); continue; fi
   if echo "$out" | grep -q "^\[setup\]\|Building\|\[figures\]\|\[sweep\]"; then
     echo "FAIL: $s --help did work instead of printing its usage: $out"; fail=$((fail + 1))
-  fi  # A shell script's usage is its whole leading comment block: the help must reach its last line
+  fi
+  # A shell script's usage is its whole leading comment block: the help must reach its last line
   # (a fixed line range would drift when the header grows).
   if head -1 "$s" | grep -q bash; then
     last=""; while IFS= read -r line; do case "$line" in '#!'*) ;; '#'*) last=$line ;; *) break ;; esac; done < "$s"
-    if [ "$(echo "$out" | grep -cxF -- "$last")" = 0 ]; then
+    if ! grep -qxF -- "$last" <<< "$out"; then
       echo "FAIL: $s --help stops before the end of its header ('$last')"; fail=$((fail + 1))
     fi
   fi
