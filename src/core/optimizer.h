@@ -57,12 +57,14 @@ class Sgd : public Optimizer<T> {
   Vec<T> velocity_;
 };
 
-// Adam (Kingma & Ba 2015) with bias correction.
+// Adam (Kingma & Ba 2015) with bias correction, and optionally decoupled weight decay (AdamW,
+// Loshchilov & Hutter 2019): p <- p - lr (wd p + m_hat / (sqrt(v_hat) + eps)), every parameter
+// decayed (biases too, as PyTorch's AdamW over model.parameters()). wd = 0 is plain Adam, bit for bit.
 template <class T>
 class Adam : public Optimizer<T> {
  public:
-  Adam(std::size_t n, T beta1 = T(0.9), T beta2 = T(0.999), T eps = T(1e-8))
-      : beta1_(beta1), beta2_(beta2), eps_(eps), m_(xt::zeros<T>({n})), v_(xt::zeros<T>({n})) {}
+  Adam(std::size_t n, T beta1 = T(0.9), T beta2 = T(0.999), T eps = T(1e-8), T weight_decay = T(0))
+      : beta1_(beta1), beta2_(beta2), eps_(eps), wd_(weight_decay), m_(xt::zeros<T>({n})), v_(xt::zeros<T>({n})) {}
   void Step(ParamStore<T>& store, T lr) override {
     ++this->steps;
     const double t = static_cast<double>(this->steps);
@@ -73,12 +75,20 @@ class Adam : public Optimizer<T> {
     const T* __restrict g = store.grads().data();
     T* __restrict m = m_.data();
     T* __restrict v = v_.data();
-    const T b1 = beta1_, b2 = beta2_, eps = eps_;
+    const T b1 = beta1_, b2 = beta2_, eps = eps_, wd = wd_;
     const std::size_t n = store.size();
-    for (std::size_t i = 0; i < n; ++i) {
-      m[i] = b1 * m[i] + (T(1) - b1) * g[i];
-      v[i] = b2 * v[i] + (T(1) - b2) * g[i] * g[i];
-      p[i] -= lr * (m[i] * c1) / (std::sqrt(v[i] * c2) + eps);
+    if (wd == T(0)) {
+      for (std::size_t i = 0; i < n; ++i) {
+        m[i] = b1 * m[i] + (T(1) - b1) * g[i];
+        v[i] = b2 * v[i] + (T(1) - b2) * g[i] * g[i];
+        p[i] -= lr * (m[i] * c1) / (std::sqrt(v[i] * c2) + eps);
+      }
+    } else {
+      for (std::size_t i = 0; i < n; ++i) {
+        m[i] = b1 * m[i] + (T(1) - b1) * g[i];
+        v[i] = b2 * v[i] + (T(1) - b2) * g[i] * g[i];
+        p[i] -= lr * (wd * p[i] + (m[i] * c1) / (std::sqrt(v[i] * c2) + eps));
+      }
     }
   }
   std::vector<std::pair<std::string, Vec<T>*>> StateBuffers() override {
@@ -86,7 +96,7 @@ class Adam : public Optimizer<T> {
   }
 
  private:
-  T beta1_, beta2_, eps_;
+  T beta1_, beta2_, eps_, wd_;
   Vec<T> m_, v_;
 };
 

@@ -161,6 +161,51 @@ TEST_CASE("Adam matches hand-computed steps", "[core][optimizer]") {
   CHECK(opt.StateBuffers().size() == 2);
 }
 
+TEST_CASE("Adam with weight decay (AdamW) matches hand-computed steps", "[core][optimizer]") {
+  ParamStore<double> s;
+  s.Register("p", {2});
+  s.Allocate();
+  s.values() = {1.0, -3.0};
+  Adam<double> opt(2, 0.9, 0.999, 1e-8, 0.5);
+  s.grads() = {2.0, 0.0};
+  opt.Step(s, 0.01);  // p -= lr (wd p + g / |g|); a zero gradient leaves only the decay
+  CHECK(s.values()[0] == Approx(1.0 - 0.01 * (0.5 * 1.0 + 1.0)).epsilon(1e-9));
+  CHECK(s.values()[1] == Approx(-3.0 * (1 - 0.01 * 0.5)).epsilon(1e-9));
+  for (int i = 0; i < 9; ++i) {
+    s.grads() = {0.0, 0.0};
+    opt.Step(s, 0.01);
+  }
+  CHECK(s.values()[1] == Approx(-3.0 * std::pow(1 - 0.01 * 0.5, 10)).epsilon(1e-9));
+  // wd = 0 is plain Adam, bit for bit.
+  ParamStore<float> a, b;
+  for (auto* st : {&a, &b}) {
+    st->Register("p", {3});
+    st->Allocate();
+    st->values() = {0.3f, -1.7f, 2.5f};
+  }
+  Adam<float> plain(3), zero(3, 0.9f, 0.999f, 1e-8f, 0.0f);
+  for (int i = 0; i < 5; ++i) {
+    a.grads() = {0.1f * i, -0.2f, 1.5f};
+    b.grads() = a.grads();
+    plain.Step(a, 0.001f);
+    zero.Step(b, 0.001f);
+  }
+  for (std::size_t i = 0; i < 3; ++i) CHECK(a.values()[i] == b.values()[i]);
+}
+
+TEST_CASE("Adam's --weight-decay refuses negative and sign-flipping values", "[core][optimizer]") {
+  ExperimentConfig c;
+  c.optimizer = "adam";
+  c.lr = 0.001;
+  const OptimizerKind& adam = Optimizers().Get("adam");
+  c.kind_options["weight-decay"] = "0.05";
+  CHECK_NOTHROW(adam.validate(c));
+  c.kind_options["weight-decay"] = "-0.1";
+  CHECK_THROWS_WITH(adam.validate(c), Catch::Contains("option --weight-decay: expected >= 0"));
+  c.kind_options["weight-decay"] = "2000";  // lr x wd = 2: the decay would flip the parameters' signs
+  CHECK_THROWS_WITH(adam.validate(c), Catch::Contains("lr x weight-decay < 1"));
+}
+
 TEST_CASE("Learning-rate schedules", "[core][schedule]") {
   const auto& constant = Schedules().Get("constant").rate;
   const auto& linear = Schedules().Get("linear").rate;
