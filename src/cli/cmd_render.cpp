@@ -10,6 +10,7 @@
 #include "envs/npy.h"
 #include "envs/png.h"
 #include "envs/tasks.h"
+#include "envs/train_shift.h"
 #include "src/cli/commands.h"
 #include "src/cli/config_options.h"
 #include "src/core/error.h"
@@ -38,7 +39,8 @@ int RunRender(int argc, char** argv) {
   const Split split = ParseSplit(vm["split"].as<std::string>());
   const TaskKind& kind = Tasks().Get(cfg.env);
   const DigitDataset data = LoadDigitDataset(ResolveDataDir(cfg));
-  const std::unique_ptr<Task> task = kind.make(data, cfg.seed);
+  Check(cfg.train_shift == 0 || kind.agent == "image", "option --train-shift: ", cfg.env, " is not an image task; use 0");
+  const std::unique_ptr<Task> task = WithTrainShift(kind.make(data, cfg.seed), cfg.train_shift, cfg.seed);
 
   // Every sample first: query tasks (strip5) get a bar under each tile marking the answer's box.
   const int Ht = task->height(), Wt = task->width(), pad = 2;

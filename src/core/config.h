@@ -21,6 +21,7 @@ struct ExperimentConfig {
   std::string dataset = "mnist";  // mnist | fashion
   std::string data_dir;           // empty: the data set's default folder
   std::int64_t train_images = 0;  // images per epoch; 0 = the whole training split
+  int train_shift = 0;  // training images moved by up to this many pixels in x and y (envs/train_shift.h); 0 = off
   std::uint64_t seed = 1;
   std::string agent;              // a registered agent (src/train/agent.h); empty: the task's own
   // sensor

@@ -50,6 +50,11 @@ std::vector<OptionSpec> MakeOptions() {
       Str("data-dir", "task",
           "folder with the four IDX files (empty: data/mnist, or Debian's fashion-mnist)", &C::data_dir),
       Num("train-images", "task", "training images per epoch (0 = all 50,000)", &C::train_images),
+      Num("train-shift", "task",
+          "image tasks: each training image moved by a random offset of up to N pixels in x and y, drawn per "
+          "image and epoch (what leaves the canvas is lost, what enters is black); validation and test images "
+          "are not moved (0 = off)",
+          &C::train_shift),
       Num("seed", "task", "seed of every random stream (init, data, policy, eval)", &C::seed),
       Selector(Agents(), "model", "agent that answers the task (empty: the task's own, image or query)", &C::agent),
       Selector(Attentions<float>(), "sensor", "attention (strip5: soft | categorical item attention over the five slots)",
@@ -192,6 +197,10 @@ void Validate(const ExperimentConfig& c) {
   const OptimizerKind& optimizer = Optimizers().Get(c.optimizer);
   const ScheduleKind& schedule = Schedules().Get(c.schedule);
   Check(c.train_images >= 0, "option --train-images: expected >= 0 (0 = all), found ", c.train_images);
+  Check(c.train_shift >= 0 && c.train_shift < std::min(task.height, task.width), "option --train-shift: expected 0 (off) to ",
+        std::min(task.height, task.width) - 1, " pixels for ", c.env, "'s canvas, found ", c.train_shift);
+  Check(c.train_shift == 0 || task.agent == "image", "option --train-shift: ", c.env,
+        " is not an image task (moving its canvas would break what it asks); use 0");
   CheckRange(c.glimpses, 1, 64, "option --glimpses");
   const int canvas = std::min(task.height, task.width);
   Check(c.patch >= 1 && c.patch <= canvas, "option --patch: expected 1 to ", canvas,

@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "envs/tasks.h"
+#include "envs/train_shift.h"
 #include "src/core/blas.h"
 #include "src/core/schedule.h"
 #include "src/core/version.h"
@@ -73,7 +74,7 @@ Trainer::Trainer(const ExperimentConfig& cfg, RunFile* file, bool resume)
   logger_ = file_ ? std::unique_ptr<RunLogger>(std::make_unique<RunFileLogger>(*file_)) : std::make_unique<NullLogger>();
   const TaskKind& task_kind = Tasks().Get(cfg_.env);
   data_ = LoadDigitDataset(ResolveDataDir(cfg_));
-  task_ = task_kind.make(data_, cfg_.seed);
+  task_ = WithTrainShift(task_kind.make(data_, cfg_.seed), cfg_.train_shift, cfg_.seed);
   pool_ = std::make_unique<WorkerPool>(cfg_.parallel == "data" ? ResolvedThreads(cfg_) - 1 : 0);
   agent_ = Agents().Get(AgentOf(task_kind, cfg_)).make(cfg_, *task_, *pool_);
   estimator_ = std::make_unique<Estimator<float>>(EstimatorConfigFor(cfg_), agent_->policy());
