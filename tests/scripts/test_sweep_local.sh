@@ -42,4 +42,23 @@ done
   "$tmp/results/pool/x-s2.h5"
 echo "$out" | grep -q "| 3 | .* +- .* | \[" || { echo "FAIL: no pooled row of 3 seeds: $out"; exit 1; }
 if "$root/scripts/sweep" tiny --seeds 1,2 --dry-run 2>/dev/null; then echo "FAIL: --seeds over runs that set --seed"; exit 1; fi
-echo "4 passed, 0 failed"
+# After a failure the sweep starts no new run, lets the runs already going finish, then summarises and
+# exits non-zero. Two at a time: 'bad' fails at once while 'ok' runs (it must be finished when the
+# sweep summarises: 100 tiny epochs, a second or two); one at a time: the run after 'bad' is not started.
+mkdir -p "$tmp/experiments/fail"
+cp "$tmp/experiments/tiny/config.ini" "$tmp/experiments/fail/"
+printf 'bad  --glimpses 0\nok  --seed 1 --epochs 100\n' > "$tmp/experiments/fail/runs.txt"
+if out=$("$root/scripts/sweep" fail --jobs 2 --threads 1); then echo "FAIL: a sweep with a failed run exited 0"; exit 1; fi
+# ($(...) also waits for a run the sweep left behind, so the order of the lines is what tells.)
+done_at=$(echo "$out" | grep -n "done  fail/ok" | cut -d: -f1)
+table_at=$(echo "$out" | grep -n "^| run |" | cut -d: -f1)
+[ -n "$done_at" ] && [ -n "$table_at" ] && [ "$done_at" -lt "$table_at" ] \
+  || { echo "FAIL: the sweep summarised before its running run finished: $out"; exit 1; }
+[ "$("$root/build/glimpse" summarize --status "$tmp/results/fail/ok.h5")" = finished ] || { echo "FAIL: fail/ok"; exit 1; }
+echo "$out" | grep -q "FAILED fail/bad" || { echo "FAIL: no FAILED line: $out"; exit 1; }
+printf 'bad  --glimpses 0\nlater  --seed 2\n' > "$tmp/experiments/fail/runs.txt"
+if out=$("$root/scripts/sweep" fail --jobs 1 --threads 1); then echo "FAIL: a sweep with a failed run exited 0"; exit 1; fi
+echo "$out" | grep -q "not started fail/later: an earlier run failed" || { echo "FAIL: a run after a failure: $out"; exit 1; }
+[ ! -e "$tmp/results/fail/later.h5" ] || { echo "FAIL: a run after a failure was started"; exit 1; }
+! ls "$tmp/results/fail"/.failed.* 2>/dev/null || { echo "FAIL: the failure marker was left behind"; exit 1; }
+echo "5 passed, 0 failed"
