@@ -38,8 +38,8 @@ int RunRender(int argc, char** argv) {
   Check(vm.count("force") || !std::ifstream(out), "'", out, "' exists; pass --force to overwrite it");
   const Split split = ParseSplit(vm["split"].as<std::string>());
   const TaskKind& kind = Tasks().Get(cfg.env);
+  ValidateTrainShift(cfg);
   const DigitDataset data = LoadDigitDataset(ResolveDataDir(cfg));
-  Check(cfg.train_shift == 0 || kind.agent == "image", "option --train-shift: ", cfg.env, " is not an image task; use 0");
   const std::unique_ptr<Task> task = WithTrainShift(kind.make(data, cfg.seed), cfg.train_shift, cfg.seed);
 
   // Every sample first: query tasks (strip5) get a bar under each tile marking the answer's box.

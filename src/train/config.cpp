@@ -197,10 +197,7 @@ void Validate(const ExperimentConfig& c) {
   const OptimizerKind& optimizer = Optimizers().Get(c.optimizer);
   const ScheduleKind& schedule = Schedules().Get(c.schedule);
   Check(c.train_images >= 0, "option --train-images: expected >= 0 (0 = all), found ", c.train_images);
-  Check(c.train_shift >= 0 && c.train_shift < std::min(task.height, task.width), "option --train-shift: expected 0 (off) to ",
-        std::min(task.height, task.width) - 1, " pixels for ", c.env, "'s canvas, found ", c.train_shift);
-  Check(c.train_shift == 0 || task.agent == "image", "option --train-shift: ", c.env,
-        " is not an image task (moving its canvas would break what it asks); use 0");
+  ValidateTrainShift(c);
   CheckRange(c.glimpses, 1, 64, "option --glimpses");
   const int canvas = std::min(task.height, task.width);
   Check(c.patch >= 1 && c.patch <= canvas, "option --patch: expected 1 to ", canvas,
@@ -251,6 +248,14 @@ void Validate(const ExperimentConfig& c) {
   ValidateKind(reward, c);
   ValidateKind(optimizer, c);
   ValidateKind(schedule, c);
+}
+
+void ValidateTrainShift(const ExperimentConfig& c) {
+  const TaskKind& task = Tasks().Get(c.env);
+  Check(c.train_shift >= 0 && c.train_shift < std::min(task.height, task.width), "option --train-shift: expected 0 (off) to ",
+        std::min(task.height, task.width) - 1, " pixels for ", c.env, "'s canvas, found ", c.train_shift);
+  Check(c.train_shift == 0 || task.agent == "image", "option --train-shift: ", c.env,
+        " is not an image task (moving its canvas would break what it asks); use 0");
 }
 
 std::string ResolveDataDir(const ExperimentConfig& c) {

@@ -24,6 +24,9 @@ void ApplyKeyValues(ExperimentConfig& c, const std::map<std::string, std::string
 // Throws Error naming the option and the allowed range for the first impossible value: the
 // general checks, then the validation of each selected kind.
 void Validate(const ExperimentConfig& c);
+// The part of Validate that --train-shift needs (less than the canvas, image tasks only), for a
+// command that renders the task without a model (glimpse render).
+void ValidateTrainShift(const ExperimentConfig& c);
 
 // The data folder of a config: --data-dir if given, else the data set's default folder.
 std::string ResolveDataDir(const ExperimentConfig& c);
