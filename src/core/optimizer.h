@@ -77,7 +77,7 @@ class Adam : public Optimizer<T> {
     T* __restrict v = v_.data();
     const T b1 = beta1_, b2 = beta2_, eps = eps_, wd = wd_;
     const std::size_t n = store.size();
-    if (wd == T(0)) {
+    if (wd == T(0)) {  // its own loop: plain Adam's expression, so its rounding is unchanged
       for (std::size_t i = 0; i < n; ++i) {
         m[i] = b1 * m[i] + (T(1) - b1) * g[i];
         v[i] = b2 * v[i] + (T(1) - b2) * g[i] * g[i];
