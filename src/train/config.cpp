@@ -252,8 +252,9 @@ void Validate(const ExperimentConfig& c) {
 
 void ValidateTrainShift(const ExperimentConfig& c) {
   const TaskKind& task = Tasks().Get(c.env);
-  Check(c.train_shift >= 0 && c.train_shift < std::min(task.height, task.width), "option --train-shift: expected 0 (off) to ",
-        std::min(task.height, task.width) - 1, " pixels for ", c.env, "'s canvas, found ", c.train_shift);
+  const int canvas = std::min(task.height, task.width);
+  Check(c.train_shift >= 0 && c.train_shift < canvas, "option --train-shift: expected 0 (off) to ", canvas - 1,
+        " pixels for ", c.env, "'s canvas, found ", c.train_shift);
   Check(c.train_shift == 0 || task.agent == "image", "option --train-shift: ", c.env,
         " is not an image task (moving its canvas would break what it asks); use 0");
 }
