@@ -55,7 +55,7 @@ TEST_CASE("TrainShift moves training images by its offset, black where nothing e
   }
 }
 
-TEST_CASE("WithTrainShift: 0 is the task itself; an offset as large as the canvas is refused", "[envs][task][augment]") {
+TEST_CASE("WithTrainShift: 0 is the task itself, and an offset as large as the canvas is refused", "[envs][task][augment]") {
   const DigitDataset data = NoiseDigits(100, 50, 1);
   std::unique_ptr<Task> task = Tasks().Get("mnist28").make(data, 1);
   const Task* raw = task.get();

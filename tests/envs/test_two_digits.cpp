@@ -65,7 +65,7 @@ TEST_CASE("Two digits need a canvas two digits wide", "[envs][task][two-digits]"
   CHECK_THROWS_WITH(ImageTask(narrow, data, 1), Catch::Contains("at least two digits wide"));
 }
 
-TEST_CASE("A pairs100 answer decodes into its two digits; a sum does not", "[envs][task][two-digits]") {
+TEST_CASE("A pairs100 answer decodes into its two digits, a sum does not", "[envs][task][two-digits]") {
   const DigitDataset data = NoiseDigits(10100, 60, 3);
   int labels[2] = {-1, -1};
   CHECK(ImageTask(kPairs100, data, 1).Decode(47, labels) == 2);
