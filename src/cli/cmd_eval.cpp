@@ -21,7 +21,8 @@ int RunEval(int argc, char** argv) {
       "samples", po::value<int>()->default_value(1),
       "M = 1: the policy mean; M > 1: average the class probabilities of M sampled episodes")(
       "checkpoint", po::value<std::string>()->default_value("last"),
-      "last: the last checkpoint | best: the one with the lowest validation error (chosen on validation only)")(
+      "last: the last checkpoint | best: the one with the lowest validation error (chosen on validation only; "
+      "a run trained with --average keeps its parameter average there, and its training parameters in last)")(
       "data-dir", po::value<std::string>(), "data folder, if not the one the run was trained with")(
       "threads", po::value<int>(), "threads (default: as trained; see train --parallel)")(
       "no-record", "do not append the result to the run file's /evaluations");

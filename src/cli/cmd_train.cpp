@@ -17,10 +17,12 @@ bool ResumeMayChange(const std::string& name) {
   return name == "epochs" || name == "threads" || name == "parallel" || name == "log-every" || name == "data-dir";
 }
 
+// The test error of the last parameters (with --average, of the last parameter average).
 void PrintFinal(Trainer& t) {
-  const EvalResult r = t.Evaluate(Split::kTest, 1, 1 << 30);
-  std::cout << std::defaultfloat << std::setprecision(6) << "final: " << r.images
-            << " test images, " << t.DescribeEval(1) << " (M = 1)\ntest_error=" << r.error << "\n";
+  const EvalResult r = t.averaging() ? t.EvaluateAverage(Split::kTest, 1, 1 << 30) : t.Evaluate(Split::kTest, 1, 1 << 30);
+  std::cout << std::defaultfloat << std::setprecision(6) << "final: " << r.images << " test images, "
+            << t.DescribeEval(1) << (t.averaging() ? ", parameter average" : "") << " (M = 1)\ntest_error=" << r.error
+            << "\n";
 }
 
 }  // namespace

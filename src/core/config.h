@@ -55,6 +55,7 @@ struct ExperimentConfig {
   double lr = 1e-3;
   std::string schedule = "constant";  // a registered schedule (src/core/schedule.h)
   double clip = 0;                    // global gradient-norm clipping threshold (0 = off)
+  double average = 0;                 // decay of the evaluated parameter average (src/core/weight_average.h; 0 = off)
   int batch = 128;
   int epochs = 100;
   // system

@@ -104,6 +104,11 @@ std::vector<OptionSpec> MakeOptions() {
       Num("lr", "optimizer", "learning rate", &C::lr),
       Selector(Schedules(), "optimizer", "learning-rate schedule", &C::schedule),
       Num("clip", "optimizer", "clip the global gradient norm to this value (0 = off)", &C::clip),
+      Num("average", "optimizer",
+          "evaluate, select and keep an exponential moving average of the parameters with this decay per "
+          "update, e.g. 0.999 (a horizon of about 1,000 updates); the training parameters are evaluated "
+          "beside it as val_error_raw and test_error_raw (0 = off)",
+          &C::average),
       Num("batch", "optimizer", "images per minibatch (B)", &C::batch),
       Num("epochs", "optimizer", "training epochs", &C::epochs),
       Num("threads", "system", "threads to use (0 = the cores this process may use: its CPU affinity and cgroup quota); see --parallel", &C::threads),
@@ -227,6 +232,7 @@ void Validate(const ExperimentConfig& c) {
   OneOf("on-nan", c.on_nan, {"stop", "rollback"});
   CheckRange(c.max_rollbacks, 0, 1000, "option --max-rollbacks");
   Check(c.clip >= 0, "option --clip: expected >= 0 (0 = off), found ", c.clip);
+  Check(c.average >= 0 && c.average < 1, "option --average: expected 0 (off) or a decay in (0, 1), found ", c.average);
   // Each selected kind checks what it needs.
   ValidateKind(task, c);
   ValidateKind(agent, c);

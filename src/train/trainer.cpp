@@ -66,6 +66,21 @@ class PhaseTimer {
   double t_;
 };
 
+// Swaps the values of two equal-sized buffers for its lifetime (the parameter average evaluated in the
+// training parameters' place), and back when it ends; no allocation.
+class SwappedIn {
+ public:
+  SwappedIn(Vec<float>& a, Vec<float>& b) : a_(a), b_(b) { Swap(); }
+  ~SwappedIn() { Swap(); }
+  SwappedIn(const SwappedIn&) = delete;
+  SwappedIn& operator=(const SwappedIn&) = delete;
+
+ private:
+  void Swap() { std::swap_ranges(a_.begin(), a_.end(), b_.begin()); }
+  Vec<float>& a_;
+  Vec<float>& b_;
+};
+
 }  // namespace
 
 Trainer::Trainer(const ExperimentConfig& cfg, RunFile* file, bool resume)
@@ -83,6 +98,10 @@ Trainer::Trainer(const ExperimentConfig& cfg, RunFile* file, bool resume)
   // Data-parallel shards each run their products on one BLAS thread; otherwise BLAS has them all.
   SetBlasThreads(agent_->shards() > 1 ? 1 : ResolvedThreads(cfg_));
   opt_ = Optimizers().Get(cfg_.optimizer).make(cfg_, agent_->store().size());
+  if (cfg_.average > 0) {  // from the first draw; InitFrom and LoadCheckpointNow reset it
+    average_ = std::make_unique<WeightAverage<float>>(agent_->store().size(), cfg_.average);
+    average_->Reset(agent_->store().values().data());
+  }
   schedule_ = &Schedules().Get(cfg_.schedule);
   perm_.resize(task_->size(Split::kTrain));
 
@@ -178,6 +197,7 @@ void Trainer::TrainStep(const std::int64_t* indices, int images, std::int64_t ep
   const std::int64_t total = static_cast<std::int64_t>(cfg_.epochs) * StepsPerEpoch();
   const double lr = schedule_->rate(cfg_.lr, step_, total);
   opt_->Step(store, static_cast<float>(lr * lr_scale_));
+  if (average_) average_->Update(store.values().data());
   if (profile_) profile_->optimizer += SteadySeconds() - t;
   ++step_;
   images_seen_ += images;
@@ -359,10 +379,25 @@ EvalResult Trainer::Evaluate(Split split, int samples, int max_images) {
   return res;
 }
 
+EvalResult Trainer::EvaluateAverage(Split split, int samples, int max_images) {
+  Check(average_ != nullptr, "this run keeps no parameter average (--average 0)");
+  const SwappedIn averaged(agent_->store().values(), average_->values());
+  return Evaluate(split, samples, max_images);
+}
+
 void Trainer::EndEpoch() {
   const bool eval_now = epoch_ % cfg_.eval_every == 0 || epoch_ == cfg_.epochs;
   if (eval_now) {
     const double t0 = SteadySeconds();
+    // With --average the training parameters are evaluated first (the *_raw columns); the average then
+    // takes their place for the evaluation that selects, the examples and /best, and gives it back.
+    EvalResult val_raw, test_raw;
+    if (average_) {
+      val_raw = Evaluate(Split::kVal, 1, cfg_.val_images);
+      test_raw = Evaluate(Split::kTest, 1, task_->size(Split::kTest));
+    }
+    std::unique_ptr<SwappedIn> averaged =
+        average_ ? std::make_unique<SwappedIn>(agent_->store().values(), average_->values()) : nullptr;
     const EvalResult val = Evaluate(Split::kVal, 1, cfg_.val_images);
     const EvalResult test = Evaluate(Split::kTest, 1, task_->size(Split::kTest));
     last_val_error_ = val.error;
@@ -373,6 +408,7 @@ void Trainer::EndEpoch() {
           {"step", static_cast<double>(step_)}, {"epoch", static_cast<double>(epoch_)}, {"val_error", val.error},
           {"test_error", test.error}, {"rss_mb", ResidentMb()}, {"images", static_cast<double>(images_seen_)},
           {"train_s", wall_s_}, {"eval_s", eval_s_}};
+      if (average_) row.insert(row.end(), {{"val_error_raw", val_raw.error}, {"test_error_raw", test_raw.error}});
       for (const auto& [name, value] : test.extra) row.emplace_back("test_" + name, value);
       logger_->Series("/eval", row);
       agent_->LogExamples(*task_, *logger_, epoch_);
@@ -381,9 +417,13 @@ void Trainer::EndEpoch() {
       best_val_error_ = val.error;
       SaveBestNow();
     }
+    averaged.reset();  // the training parameters are back
     std::cout << "epoch " << epoch_ << "/" << cfg_.epochs << " done | val_error " << std::fixed
               << std::setprecision(2) << 100 * val.error << "% test_error " << 100 * test.error
-              << "% (" << DescribeEval(1) << ")";
+              << "% (" << DescribeEval(1) << (average_ ? ", parameter average" : "") << ")";
+    if (average_)
+      std::cout << " | training parameters: val_error " << 100 * val_raw.error << "% test_error "
+                << 100 * test_raw.error << "%";
     for (const auto& [name, value] : test.extra) std::cout << " test_" << name << " " << 100 * value << "%";
     std::cout << " | train " << Duration(wall_s_) << ", eval " << Duration(SteadySeconds() - t0)
               << " | rss " << std::setprecision(0) << ResidentMb() << " MB";

@@ -24,6 +24,7 @@
 #include "envs/dataset.h"
 #include "src/core/optimizer.h"
 #include "src/core/schedule.h"
+#include "src/core/weight_average.h"
 #include "src/core/worker_pool.h"
 #include "src/train/agent.h"
 #include "src/train/config.h"
@@ -67,6 +68,9 @@ class Trainer {
   // without a mean, the uniform control), M averaged samples, or deterministic reads.
   std::string DescribeEval(int samples) const;
   EvalResult Evaluate(Split split, int samples, int max_images);
+  // With --average: Evaluate of the parameter average (in the training parameters' place for the call).
+  bool averaging() const { return average_ != nullptr; }
+  EvalResult EvaluateAverage(Split split, int samples, int max_images);
 
   // Loads only the parameters of the last checkpoint in `file` (evaluation of a finished run), or,
   // with best, of its best-by-validation checkpoint (checkpoint.h); returns that checkpoint's epoch.
@@ -135,6 +139,9 @@ class Trainer {
   std::vector<std::int64_t> batch_idx_;  // (B M) training rows: each image's index M times
   std::vector<float> reward_;            // (B M)
   std::unique_ptr<Optimizer<float>> opt_;
+  // --average: the parameter average that evaluation selects and /best keeps (null: off). Its buffer is
+  // checkpointed as optimizer state "average".
+  std::unique_ptr<WeightAverage<float>> average_;
   const ScheduleKind* schedule_ = nullptr;
   Rng data_rng_, policy_rng_;
   std::vector<std::int64_t> perm_;

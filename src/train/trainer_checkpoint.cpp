@@ -6,6 +6,10 @@
 #include "src/train/trainer.h"
 
 namespace glimpse {
+namespace {
+// The checkpoint's name for the --average buffer, stored beside the optimizer's own state.
+constexpr const char* kAverageBuffer = "average";
+}  // namespace
 
 Checkpoint Trainer::ParamsNow() const {
   Checkpoint c;
@@ -20,6 +24,7 @@ Checkpoint Trainer::ParamsNow() const {
 void Trainer::SaveCheckpointNow() {
   Checkpoint c = ParamsNow();
   for (const auto& [name, buf] : opt_->StateBuffers()) c.optimizer[name].assign(buf->begin(), buf->end());
+  if (average_) c.optimizer[kAverageBuffer].assign(average_->values().begin(), average_->values().end());
   c.optimizer_steps = opt_->steps;
   c.rngs["data"] = data_rng_.GetState();
   c.rngs["policy"] = policy_rng_.GetState();
@@ -65,6 +70,7 @@ void Trainer::InitFrom(const std::string& path) {
         "' holds a model of ", c.params.size(), " parameters in ", c.table.size(), " tensors, this run's has ",
         store.size(), " in ", store.info().size(), ": the two runs need the same model options");
   RestoreParams(c, path);
+  if (average_) average_->Reset(store.values().data());  // the average starts from them too
   std::cout << "parameters from '" << path << "' (" << (best ? "validation-selected" : "last") << ", epoch " << c.epoch
             << ")\n";
   logger_->Attribute("init_from_params", (best ? "best " : "last ") + DigestOf(c.params.data(), c.params.size() * sizeof(float)));
@@ -77,6 +83,12 @@ void Trainer::LoadCheckpointNow() {
     Check(c.optimizer.count(name) == 1 && c.optimizer.at(name).size() == buf->size(), "the checkpoint lacks ",
           "optimizer state '", name, "' (was the run trained with another --optimizer?)");
     std::copy(c.optimizer.at(name).begin(), c.optimizer.at(name).end(), buf->begin());
+  }
+  if (average_) {
+    Check(c.optimizer.count(kAverageBuffer) == 1 && c.optimizer.at(kAverageBuffer).size() == average_->values().size(),
+          "the checkpoint in '", file_->path(), "' holds no parameter average (optimizer state '", kAverageBuffer,
+          "'): was the run trained without --average?");
+    std::copy(c.optimizer.at(kAverageBuffer).begin(), c.optimizer.at(kAverageBuffer).end(), average_->values().begin());
   }
   opt_->steps = c.optimizer_steps;
   data_rng_.SetState(c.rngs.at("data"));
