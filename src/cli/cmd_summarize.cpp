@@ -2,8 +2,10 @@
 // --status prints only new|partial|finished for one run (used by scripts/sweep). The errors are those
 // of the evaluation with the lowest validation error (the first such): the run is selected on
 // validation error only, and the test error reported is that evaluation's.
-// --reach E adds time to accuracy: the training images and the wall time (training, and training plus
-// evaluation where the run file records it) until the validation error first reached E percent.
+// --reach E adds time to accuracy: the training images and the wall time until the validation error
+// first reached E percent: /eval/train_s, the run's wall time when that evaluation began (training steps
+// and every earlier evaluation and checkpoint), and, where the file records evaluation time, that plus the
+// evaluation itself (the wall time when the run knew it had reached E).
 #include <algorithm>
 #include <cmath>
 #include <iomanip>
@@ -91,7 +93,9 @@ int RunSummarize(int argc, char** argv) {
   const std::string reach_head = reach ? Percent(target) + "%" : "";
   std::cout << "| run | epochs | best val error % (epoch) | its test error % (M=1) | last val / test % | images | "
                "images/s | grad var | grad SNR | parameters | other (best evaluation, %) |";
-  if (reach) std::cout << " images to " << reach_head << " val | train min to " << reach_head << " | train + eval min |";
+  if (reach)
+    std::cout << " images to " << reach_head << " val | train min to " << reach_head
+              << " (earlier evaluations included) | wall min to the end of that evaluation |";
   std::cout << "\n|---|---|---|---|---|---|---|---|---|---|---|" << (reach ? "---|---|---|" : "") << "\n";
   // Runs that differ only in seed: each one's best evaluation (validation-selected), pooled below.
   std::map<std::string, std::vector<std::size_t>> groups;
@@ -158,7 +162,9 @@ int RunSummarize(int argc, char** argv) {
         reach_images[i] = img, reach_min[i] = train_s / 60;
         std::cout << " " << std::fixed << std::setprecision(0) << img << " (epoch " << static_cast<long>(epochs[e])
                   << ") | " << std::setprecision(1) << train_s / 60 << " | ";
-        if (std::isfinite(eval_s)) std::cout << (train_s + eval_s) / 60;
+        // eval_s is cumulative: this evaluation's own seconds are its step over the previous row.
+        const double this_eval = own && e > 0 ? eval_s - f.ReadSeries("/eval", "eval_s")[e - 1] : eval_s;
+        if (std::isfinite(this_eval)) std::cout << (train_s + this_eval) / 60;
         else std::cout << "-";
         std::cout << " |";
       }
@@ -171,7 +177,7 @@ int RunSummarize(int argc, char** argv) {
   const std::string reach_cols = reach ? " reached " + reach_head + " | images to it | train min to it |" : "";
   std::cout << "\nRuns that differ only in seed, pooled (each run's evaluation with the lowest validation "
                "error; mean +- sample std, and the 95% interval of the mean test error, Student's t; training "
-               "images per second and training wall time, mean +- std; runs not finished are marked):\n\n"
+               "images per second and wall time (evaluations included), mean +- std; runs not finished are marked):\n\n"
                "| runs | n | best val error % | its test error % (M=1) | 95% interval of the test error % | images/s | "
                "wall time, min |"
             << reach_cols << "\n|---|---|---|---|---|---|---|" << (reach ? "---|---|---|" : "") << "\n";

@@ -146,7 +146,7 @@ class Trainer {
   Rng data_rng_, policy_rng_;
   std::vector<std::int64_t> perm_;
   std::int64_t step_ = 0, epoch_ = 0;
-  double wall_s_ = 0;  // training wall time, carried across resumes
+  double wall_s_ = 0;  // the run's wall time (training steps, evaluations, checkpoints), carried across resumes
   double eval_s_ = 0;  // evaluation wall time (validation and test passes), carried across resumes
   // Averages over the current logging interval.
   LossReport sum_;

@@ -155,12 +155,16 @@ TEST_CASE("summarize --reach: images and wall time until the validation error fi
   CHECK(images[0] > 0);
   CHECK(images == std::vector<double>{images[0], 2 * images[0], 3 * images[0]});
   CHECK((train_s[0] > 0 && train_s[1] > train_s[0] && eval_s[2] > eval_s[0]));
+  // train_s is the run's wall time when the evaluation began: the earlier evaluations are in it.
+  CHECK(train_s[1] - train_s[0] >= eval_s[0]);
+  CHECK(train_s[2] - train_s[1] >= eval_s[1] - eval_s[0]);
   // A target every evaluation meets: the first one's cost; one none meets: "not reached".
   auto r = RunGlimpse("summarize " + run + " --reach 99.99");
   REQUIRE(r.code == 0);
   std::ostringstream first;
   first << std::fixed << std::setprecision(0) << images[0] << " (epoch 1)";
-  CHECK_THAT(r.output, Catch::Contains("images to 99.99% val") && Catch::Contains(first.str()));
+  CHECK_THAT(r.output, Catch::Contains("images to 99.99% val") && Catch::Contains(first.str()) &&
+                          Catch::Contains("wall min to the end of that evaluation"));
   r = RunGlimpse("summarize " + run + " --reach 0.001");
   CHECK_THAT(r.output, Catch::Contains("not reached"));
   CHECK(RunGlimpse("summarize " + run + " --reach 150").code != 0);

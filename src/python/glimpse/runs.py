@@ -273,7 +273,7 @@ def seeds_table(groups):
     """A markdown table of group_seeds' rows, one per configuration (named by its run id less the
     seed), best first by mean validation error: n, the validation error and the validation-selected
     test error (mean +- std, %), the test error's 95% interval, the mean gradient variance and SNR of
-    the probe-batch diagnostic, images/s and training wall time (minutes)."""
+    the probe-batch diagnostic, images/s and wall time (minutes; evaluations included)."""
     lines = ["| run | n | best val error % | its test error % (M=1) | 95% interval | grad var | grad SNR | images/s | "
              "wall, min |", "|---|---|---|---|---|---|---|---|---|"]
     pm = lambda m, sd, n: f"{100 * m:.2f}" + (f" +- {100 * sd:.2f}" if n > 1 else "")  # noqa: E731
@@ -290,7 +290,7 @@ def seeds_table(groups):
 def pivot_table(groups, rows="env", cols="attention", order=None, row_order=None):
     """A markdown table of group_seeds' rows: one row per value of `rows`, one column per value of
     `cols` (in order of first appearance); each cell the mean +- std (n) of the validation-selected
-    test error in %, the mean images/s and the mean training wall time in minutes; "(running)" marks a
+    test error in %, the mean images/s and the mean wall time in minutes (evaluations included); "(running)" marks a
     cell whose runs have not all finished."""
     rvals = list(dict.fromkeys(groups[rows])) if len(groups) else []
     cvals = list(dict.fromkeys(groups[cols])) if len(groups) else []
