@@ -12,28 +12,14 @@
 #include "src/train/trainer.h"
 #include "tests/cli/cli_helpers.h"
 #include "tests/envs/fake_data.h"
+#include "tests/train/small_run.h"
 
 using namespace glimpse;
 using namespace glimpse::test;
 
 namespace {
 
-ExperimentConfig SmallConfig() {
-  ExperimentConfig c;
-  c.data_dir = WriteFakeDataDir(TempDir() + "/glimpse_trainer_fake_data", 64, 24);
-  c.glimpses = 2;
-  c.patch = 6;
-  c.hidden = 16;
-  c.glimpse_hidden = 8;
-  c.batch = 8;
-  c.epochs = 3;
-  c.val_images = 32;
-  c.trajectories = 4;
-  c.log_every = 3;
-  c.threads = 1;
-  c.seed = 5;
-  return c;
-}
+ExperimentConfig SmallConfig() { return SmallTrainConfig("glimpse_trainer_fake_data"); }
 
 std::string RunPath(const std::string& name) {
   const std::string p = TempDir() + "/glimpse_test_" + name + ".h5";
