@@ -79,7 +79,7 @@ void DramAgent::RewardObjects(const Batch& batch) {
   }
   trace_.reward_to_go.resize(static_cast<std::size_t>(trace_.steps) * N);
   for (int n = 0; n < N; ++n) {
-    int truth[2];
+    int truth[2] = {-1, -1};  // the digits named by label n (Decode fills answer_.objects() of them)
     task_.Decode(batch.labels[n], truth);
     double to_go = 0;  // objects named right from block j on
     for (int j = answer_.objects() - 1; j >= 0; --j) {

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <optional>
 #include <thread>
 
 #include "envs/tasks.h"
@@ -391,15 +392,16 @@ void Trainer::EndEpoch() {
     const double t0 = SteadySeconds();
     // With --average the training parameters are evaluated first (the *_raw columns); the average then
     // takes their place for the evaluation that selects, the examples and /best, and gives it back.
-    EvalResult val_raw, test_raw;
-    if (average_) {
-      val_raw = Evaluate(Split::kVal, 1, cfg_.val_images);
-      test_raw = Evaluate(Split::kTest, 1, task_->size(Split::kTest));
-    }
-    std::unique_ptr<SwappedIn> averaged =
-        average_ ? std::make_unique<SwappedIn>(agent_->store().values(), average_->values()) : nullptr;
-    const EvalResult val = Evaluate(Split::kVal, 1, cfg_.val_images);
-    const EvalResult test = Evaluate(Split::kTest, 1, task_->size(Split::kTest));
+    // Validation (cfg_.val_images) then the whole test split, M = 1, with the parameters in the store now.
+    const auto val_and_test = [this] {
+      return std::pair{Evaluate(Split::kVal, 1, cfg_.val_images), Evaluate(Split::kTest, 1, task_->size(Split::kTest))};
+    };
+    std::pair<EvalResult, EvalResult> raw;
+    if (average_) raw = val_and_test();
+    const auto& [val_raw, test_raw] = raw;
+    std::optional<SwappedIn> averaged;
+    if (average_) averaged.emplace(agent_->store().values(), average_->values());
+    const auto [val, test] = val_and_test();
     last_val_error_ = val.error;
     eval_s_ += SteadySeconds() - t0;
     if (logger_->recording()) {
