@@ -67,6 +67,7 @@ int RunTrain(int argc, char** argv) {
   Check(vm.count("out") == 1, "--out RUN.h5 is required (or --resume RUN.h5)");
   const std::string out = vm["out"].as<std::string>();
   Validate(cfg);  // before any file is created
+  for (const std::string& w : UnreadKindOptions(cfg)) std::cerr << "warning: " << w << "\n";
   RunFile file(out, vm.count("force") ? RunFile::Mode::kOverwrite : RunFile::Mode::kCreate);
   std::unique_ptr<Trainer> trainer;
   try {

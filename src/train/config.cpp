@@ -256,6 +256,50 @@ void Validate(const ExperimentConfig& c) {
   ValidateKind(schedule, c);
 }
 
+namespace {
+
+// "--optimizer adam" for each kind of `kinds` that owns the option `name`.
+template <class R>
+void AddOwners(const R& kinds, const std::string& name, std::vector<std::string>& owners) {
+  for (const auto& k : kinds)
+    for (const OptionSpec& o : k.options)
+      if (o.name == name) owners.push_back("--" + kinds.option() + " " + k.name);
+}
+
+}  // namespace
+
+std::vector<std::string> UnreadKindOptions(const ExperimentConfig& c) {
+  const TaskKind& task = Tasks().Get(c.env);
+  const AttentionKind<float>& attention = Attentions<float>().Get(c.attention);
+  std::vector<const KindInfo*> selected = {&task, &Agents().Get(AgentOf(task, c)), &attention,
+                                           &Cores<float>().Get(c.core), &Baselines().Get(c.baseline),
+                                           &Rewards().Get(c.reward), &Optimizers().Get(c.optimizer),
+                                           &Schedules().Get(c.schedule)};
+  if (attention.hard()) selected.push_back(&Policies<float>().Get(PolicyOf(attention, c)));
+  std::vector<std::string> unread;
+  for (const auto& [name, value] : c.kind_options) {
+    bool read = false;
+    for (const KindInfo* k : selected)
+      for (const OptionSpec& o : k->options) read = read || o.name == name;
+    if (read) continue;
+    std::vector<std::string> owners;
+    AddOwners(Tasks(), name, owners);
+    AddOwners(Agents(), name, owners);
+    AddOwners(Attentions<float>(), name, owners);
+    AddOwners(Policies<float>(), name, owners);
+    AddOwners(Cores<float>(), name, owners);
+    AddOwners(Baselines(), name, owners);
+    AddOwners(Rewards(), name, owners);
+    AddOwners(Optimizers(), name, owners);
+    AddOwners(Schedules(), name, owners);
+    std::string who;
+    for (const std::string& o : owners) who += (who.empty() ? "" : ", ") + o;
+    unread.push_back("--" + name + " " + value + " is not read by this run's kinds (only by " +
+                     (who.empty() ? "no kind" : who) + "): it is stored in the run file and ignored");
+  }
+  return unread;
+}
+
 void ValidateTrainShift(const ExperimentConfig& c) {
   const TaskKind& task = Tasks().Get(c.env);
   const int canvas = std::min(task.height, task.width);

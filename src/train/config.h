@@ -28,6 +28,11 @@ void Validate(const ExperimentConfig& c);
 // command that renders the task without a model (glimpse render).
 void ValidateTrainShift(const ExperimentConfig& c);
 
+// One sentence for each kind option set in c that none of c's selected kinds reads (--momentum with
+// --optimizer adam), naming the kinds that would read it: such a value is stored in the run file and
+// ignored. Assumes Validate(c) passed. Empty when every option given is read.
+std::vector<std::string> UnreadKindOptions(const ExperimentConfig& c);
+
 // The data folder of a config: --data-dir if given, else the data set's default folder.
 std::string ResolveDataDir(const ExperimentConfig& c);
 // --threads resolved: 0 means every core of the machine.

@@ -70,6 +70,17 @@ TEST_CASE("train writes a run that eval reads back - last lines follow the contr
   }
 }
 
+TEST_CASE("train warns about a kind option that the run's kinds do not read", "[cli][train]") {
+  const std::string run = TempDir() + "/glimpse_cli_unread.h5";
+  std::remove(run.c_str());
+  auto r = RunGlimpse("train --out " + run + " --epochs 1 --optimizer sgd --weight-decay 0.01 --force" + Small());
+  CHECK(r.code == 0);
+  CHECK_THAT(r.output, Catch::Contains("warning: --weight-decay 0.01 is not read by this run's kinds (only by --optimizer adam)"));
+  r = RunGlimpse("train --out " + run + " --epochs 1 --weight-decay 0.01 --force" + Small());
+  CHECK(r.code == 0);
+  CHECK_THAT(r.output, !Catch::Contains("warning"));
+}
+
 TEST_CASE("train refuses impossible configurations before creating any file", "[cli][train]") {
   const std::string run = TempDir() + "/glimpse_cli_bad.h5";
   std::remove(run.c_str());
