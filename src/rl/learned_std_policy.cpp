@@ -11,6 +11,7 @@ PolicyKind<T> LearnedStdPolicyKind() {
   k.name = "learned-std";
   k.help = "Gaussian with a std learned from the state, starting at --std and kept within a decade of it "
            "(--attention gaussian --policy learned-std)";
+  k.also_reads = {kPolicyStd.name};
   k.validate = [](const ExperimentConfig& c) {
     Check(kPolicyStd.Get(c) > 0, "option --std: expected a positive standard deviation, found ", kPolicyStd.Get(c));
   };

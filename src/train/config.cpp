@@ -258,12 +258,18 @@ void Validate(const ExperimentConfig& c) {
 
 namespace {
 
-// "--optimizer adam" for each kind of `kinds` that owns the option `name`.
+// Whether kind k reads the option `name`: a row it owns, or one it reads from another kind.
+bool Reads(const KindInfo& k, const std::string& name) {
+  for (const OptionSpec& o : k.options)
+    if (o.name == name) return true;
+  return std::find(k.also_reads.begin(), k.also_reads.end(), name) != k.also_reads.end();
+}
+
+// "--optimizer adam" for each kind of `kinds` that reads the option `name`.
 template <class R>
-void AddOwners(const R& kinds, const std::string& name, std::vector<std::string>& owners) {
+void AddReaders(const R& kinds, const std::string& name, std::vector<std::string>& readers) {
   for (const auto& k : kinds)
-    for (const OptionSpec& o : k.options)
-      if (o.name == name) owners.push_back("--" + kinds.option() + " " + k.name);
+    if (Reads(k, name)) readers.push_back("--" + kinds.option() + " " + k.name);
 }
 
 }  // namespace
@@ -277,23 +283,22 @@ std::vector<std::string> UnreadKindOptions(const ExperimentConfig& c) {
                                            &Schedules().Get(c.schedule)};
   if (attention.hard()) selected.push_back(&Policies<float>().Get(PolicyOf(attention, c)));
   std::vector<std::string> unread;
-  for (const auto& [name, value] : c.kind_options) {
-    bool read = false;
-    for (const KindInfo* k : selected)
-      for (const OptionSpec& o : k->options) read = read || o.name == name;
-    if (read) continue;
-    std::vector<std::string> owners;
-    AddOwners(Tasks(), name, owners);
-    AddOwners(Agents(), name, owners);
-    AddOwners(Attentions<float>(), name, owners);
-    AddOwners(Policies<float>(), name, owners);
-    AddOwners(Cores<float>(), name, owners);
-    AddOwners(Baselines(), name, owners);
-    AddOwners(Rewards(), name, owners);
-    AddOwners(Optimizers(), name, owners);
-    AddOwners(Schedules(), name, owners);
+  for (const auto& option : c.kind_options) {
+    const std::string& name = option.first;
+    const std::string& value = option.second;
+    if (std::any_of(selected.begin(), selected.end(), [&name](const KindInfo* k) { return Reads(*k, name); })) continue;
+    std::vector<std::string> readers;
+    AddReaders(Tasks(), name, readers);
+    AddReaders(Agents(), name, readers);
+    AddReaders(Attentions<float>(), name, readers);
+    AddReaders(Policies<float>(), name, readers);
+    AddReaders(Cores<float>(), name, readers);
+    AddReaders(Baselines(), name, readers);
+    AddReaders(Rewards(), name, readers);
+    AddReaders(Optimizers(), name, readers);
+    AddReaders(Schedules(), name, readers);
     std::string who;
-    for (const std::string& o : owners) who += (who.empty() ? "" : ", ") + o;
+    for (const std::string& o : readers) who += (who.empty() ? "" : ", ") + o;
     unread.push_back("--" + name + " " + value + " is not read by this run's kinds (only by " +
                      (who.empty() ? "no kind" : who) + "): it is stored in the run file and ignored");
   }

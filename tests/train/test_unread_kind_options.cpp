@@ -16,6 +16,12 @@ TEST_CASE("A kind option that no selected kind reads is named with the kinds tha
     c.kind_options["std"] = "0.2";            // the gaussian policy's
     CHECK(UnreadKindOptions(c).empty());
   }
+  SECTION("a kind that reads another kind's option counts: learned-std starts from the gaussian's --std") {
+    c.policy = "learned-std";
+    c.kind_options["std"] = "0.2";
+    REQUIRE_NOTHROW(Validate(c));
+    CHECK(UnreadKindOptions(c).empty());
+  }
   SECTION("sgd does not read adam's --weight-decay") {
     c.optimizer = "sgd";
     c.kind_options["weight-decay"] = "0.01";
@@ -34,6 +40,7 @@ TEST_CASE("A kind option that no selected kind reads is named with the kinds tha
     const auto unread = UnreadKindOptions(c);
     REQUIRE(unread.size() == 2);
     CHECK_THAT(unread[0], Catch::StartsWith("--draw-sigma 1 is not read by this run's kinds (only by --attention draw)"));
-    CHECK_THAT(unread[1], Catch::StartsWith("--std 0.2 is not read by this run's kinds (only by --policy gaussian)"));
+    CHECK_THAT(unread[1], Catch::StartsWith(
+                              "--std 0.2 is not read by this run's kinds (only by --policy gaussian, --policy learned-std)"));
   }
 }
