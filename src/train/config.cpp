@@ -36,6 +36,21 @@ OptionSpec Selector(const Registry<Kind>& r, const char* group, const std::strin
 }
 
 // Appends the rows owned by each kind of a registry.
+// Calls f(registry) for the registry of every axis (the kinds that may own option rows), in the order
+// of their rows in ConfigOptions.
+template <class F>
+void ForEachAxis(F&& f) {
+  f(Tasks());
+  f(Agents());
+  f(Attentions<float>());
+  f(Policies<float>());
+  f(Cores<float>());
+  f(Baselines());
+  f(Rewards());
+  f(Optimizers());
+  f(Schedules());
+}
+
 template <class Kind>
 void AddKindRows(const Registry<Kind>& r, std::vector<OptionSpec>& rows) {
   for (const Kind& k : r)
@@ -134,14 +149,7 @@ std::vector<OptionSpec> MakeOptions() {
           "an identifier stored with the run, e.g. its sweep id with its seed (scripts/sweep sets ID-sSEED)",
           &C::run_id),
   };
-  AddKindRows(Tasks(), specs);
-  AddKindRows(Attentions<float>(), specs);
-  AddKindRows(Policies<float>(), specs);
-  AddKindRows(Cores<float>(), specs);
-  AddKindRows(Baselines(), specs);
-  AddKindRows(Rewards(), specs);
-  AddKindRows(Optimizers(), specs);
-  AddKindRows(Schedules(), specs);
+  ForEachAxis([&specs](const auto& kinds) { AddKindRows(kinds, specs); });
   for (std::size_t i = 0; i < specs.size(); ++i)
     for (std::size_t j = 0; j < i; ++j)
       Check(specs[i].name != specs[j].name, "option --", specs[i].name, " is declared twice");
@@ -288,15 +296,7 @@ std::vector<std::string> UnreadKindOptions(const ExperimentConfig& c) {
     const std::string& value = option.second;
     if (std::any_of(selected.begin(), selected.end(), [&name](const KindInfo* k) { return Reads(*k, name); })) continue;
     std::vector<std::string> readers;
-    AddReaders(Tasks(), name, readers);
-    AddReaders(Agents(), name, readers);
-    AddReaders(Attentions<float>(), name, readers);
-    AddReaders(Policies<float>(), name, readers);
-    AddReaders(Cores<float>(), name, readers);
-    AddReaders(Baselines(), name, readers);
-    AddReaders(Rewards(), name, readers);
-    AddReaders(Optimizers(), name, readers);
-    AddReaders(Schedules(), name, readers);
+    ForEachAxis([&](const auto& kinds) { AddReaders(kinds, name, readers); });
     std::string who;
     for (const std::string& o : readers) who += (who.empty() ? "" : ", ") + o;
     unread.push_back("--" + name + " " + value + " is not read by this run's kinds (only by " +
