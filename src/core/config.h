@@ -39,6 +39,7 @@ struct ExperimentConfig {
   int hidden = 256;          // core state size
   int glimpse_hidden = 128;  // h_g and h_l sizes (RAM: 128)
   int context = 0;           // DRAM's context network: side of its view of the whole canvas (0 = none)
+  double context_fade = 0;   // fraction of training over which the context's h_0 fades to 0 (0 = never)
   std::string init_from;     // a run file whose validation-selected parameters start this run (curriculum)
   // policy and estimator
   std::string baseline = "learned";  // a registered baseline (src/rl/baselines.h)

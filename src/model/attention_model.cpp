@@ -100,9 +100,19 @@ void AttentionModel<T>::ContextForward(Rollout<T>& r) const {
   context_view_->Read(r.images, r.rows, r.height, r.width, /*params=*/nullptr, r.context_view.data(),
                       r.context_cache.cache.get());
   T* h0 = r.core.h_at(0);
+  const std::size_t n = static_cast<std::size_t>(r.rows) * spec_.hidden;
   context_.Forward(r.context_view.data(), r.rows, h0);
-  TanhForward(h0, static_cast<std::size_t>(r.rows) * spec_.hidden, h0);
+  TanhForward(h0, n, h0);
+  r.context_scale = context_scale_;
+  if (context_scale_ != T(1))
+    for (std::size_t i = 0; i < n; ++i) h0[i] *= context_scale_;
   r.core.given_h0 = true;
+}
+
+template <class T>
+void AttentionModel<T>::SetProgress(double fraction) {
+  sensor_->SetProgress(fraction);
+  if (spec_.context_fade > 0) context_scale_ = static_cast<T>(std::max(0.0, 1.0 - fraction / spec_.context_fade));
 }
 
 template <class T>
@@ -111,7 +121,15 @@ void AttentionModel<T>::ContextBackward(Rollout<T>& r) const {
   const std::size_t n = static_cast<std::size_t>(r.rows) * spec_.hidden;
   const T* h0 = r.core.h_at(0);
   const T* dh0 = r.dH.data();  // block 0
-  for (std::size_t i = 0; i < n; ++i) r.dcontext.data()[i] = dh0[i] * (T(1) - h0[i] * h0[i]);
+  // h_0 = s tanh(u): dh_0/du = s (1 - tanh^2 u) = s - h_0^2 / s (and 0 when s = 0).
+  const T s = r.context_scale;
+  T* du = r.dcontext.data();
+  if (s == T(1))
+    for (std::size_t i = 0; i < n; ++i) du[i] = dh0[i] * (T(1) - h0[i] * h0[i]);
+  else if (s == T(0))
+    std::fill(du, du + n, T(0));
+  else
+    for (std::size_t i = 0; i < n; ++i) du[i] = dh0[i] * (s - h0[i] * h0[i] / s);
   context_.BackwardParams(r.context_view.data(), r.dcontext.data(), r.rows);
 }
 

@@ -16,7 +16,10 @@
 //   h_0 = tanh(W_c v + b_c),  v = the whole canvas box-filtered to context x context pixels,
 // so the first location (or read) already depends on the image. Its gradient is the one that
 // reaches h_0: through the core from every later step, through the first read of a differentiable
-// sensor, and, with reinforce_into_core, through the first location.
+// sensor, and, with reinforce_into_core, through the first location. With ModelSpec::context_fade
+// = F > 0 the context is a head start that is taken away: h_0 = s tanh(W_c v + b_c) with
+// s = max(0, 1 - progress / F) (SetProgress), so from the fraction F of training on h_0 = 0 and the
+// model is RAM's again (the context parameters then get no gradient).
 //
 // The location and baseline networks read h detached: Backward sends the action loss through the
 // core and glimpse networks, the REINFORCE signal (dpre) only into the location network, and the
@@ -53,6 +56,8 @@ struct ModelSpec {
   // false detaches the location network's input, as most reimplementations do.
   bool reinforce_into_core = false;
   int context = 0;  // side of the context network's view of the canvas (0: no context network, h_0 = 0)
+  // With a context network: the fraction of training over which h_0 fades linearly to 0 (0: never).
+  double context_fade = 0;
   bool step_logits = false;  // classify after every glimpse (r.step_logits), not only after the last
 };
 
@@ -102,8 +107,9 @@ class AttentionModel {
   int noise_size() const {
     return policy_ ? policy_->noise_size() : (sensor_->read_noise().on() ? sensor_->param_size() : 0);
   }
-  // Training progress in [0, 1] for the sensor's schedule (Sensor::SetProgress).
-  void SetProgress(double fraction) { sensor_->SetProgress(fraction); }
+  // Training progress in [0, 1] for the sensor's schedule (Sensor::SetProgress) and the context fade.
+  void SetProgress(double fraction);
+  T context_scale() const { return context_scale_; }  // s of the context fade: 1 without one
   ParamStore<T>& store() { return store_; }
   const ParamStore<T>& store() const { return store_; }
   const ModelSpec& spec() const { return spec_; }
@@ -142,6 +148,7 @@ class AttentionModel {
   Linear<T> location_, action_, baseline_;
   std::unique_ptr<Sensor<T>> context_view_;  // null: no context network
   Linear<T> context_;                        // (V -> hidden), registered only with a context network
+  T context_scale_ = 1;                      // s in h_0 = s tanh(W_c v + b_c) (SetProgress)
   double* sensor_seconds_ = nullptr;
 };
 

@@ -59,6 +59,7 @@ struct Rollout : PolicyTrace<T>, LossSignals<T> {
   Mat<T> context_view;  // (N, V)
   Mat<T> dcontext;      // (N, H)
   SensorCacheSlot context_cache;
+  T context_scale = 1;  // the fade's s when this rollout ran forward (h_0 = s tanh(.))
 
   T* block(Mat<T>& m, int t) { return m.data() + static_cast<Index>(t - 1) * rows * m.shape(1); }
   const T* block(const Mat<T>& m, int t) const {

@@ -94,6 +94,10 @@ std::vector<OptionSpec> MakeOptions() {
           "DRAM's context network (Ba et al. 2015): h_0 = tanh(W v + b), v the whole canvas box-filtered to "
           "N x N pixels, so the first location or read depends on the image (0 = off: h_0 = 0)",
           &C::context),
+      Num("context-fade", "model",
+          "with --context: the fraction of training over which the context's h_0 fades linearly to 0 (h_0 = s "
+          "tanh(W v + b), s = 1 - progress / F), after which the model is RAM's again, e.g. 0.5 (0 = never)",
+          &C::context_fade),
       Str("init-from", "model",
           "a run file whose validation-selected parameters (its last, if it has no best) start this run "
           "instead of a random draw, e.g. a curriculum from cluttered60 to cluttered100; the models must "
@@ -221,6 +225,10 @@ void Validate(const ExperimentConfig& c) {
   CheckRange(c.glimpse_hidden, 1, 65536, "option --glimpse-hidden");
   Check(c.context >= 0 && c.context <= canvas, "option --context: expected 0 (off) to ", canvas, " (the canvas of ",
         c.env, "), found ", c.context);
+  Check(c.context_fade >= 0 && c.context_fade <= 1, "option --context-fade: expected 0 (off) to 1, found ",
+        c.context_fade);
+  Check(c.context_fade == 0 || c.context > 0, "option --context-fade ", c.context_fade,
+        " fades the context network's h_0: it needs --context N > 0");
   CheckRange(c.samples, 1, 1024, "option --samples");
   Check(c.rl_weight >= 0, "option --rl-weight: expected >= 0, found ", c.rl_weight);
   Check(c.step_loss >= 0, "option --step-loss: expected >= 0 (0 = off), found ", c.step_loss);

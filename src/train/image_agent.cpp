@@ -12,6 +12,7 @@ ModelSpec ModelSpecFor(const ExperimentConfig& cfg, const Task& task) {
   spec.core = cfg.core;
   spec.reinforce_into_core = cfg.rl_into_core;
   spec.context = cfg.context;
+  spec.context_fade = cfg.context_fade;
   spec.step_logits = cfg.step_loss > 0;
   spec.classes = task.classes();
   return spec;

@@ -175,9 +175,13 @@ LossReport Trainer::ComputeGradients(const std::int64_t* indices, int images, st
   return rep;
 }
 
-void Trainer::TrainStep(const std::int64_t* indices, int images, std::int64_t epoch) {
+void Trainer::SetProgressAt(std::int64_t steps_done) {
   const std::int64_t total_steps = static_cast<std::int64_t>(cfg_.epochs) * StepsPerEpoch();
-  agent_->SetProgress(static_cast<double>(step_) / static_cast<double>(total_steps));
+  agent_->SetProgress(static_cast<double>(steps_done) / static_cast<double>(total_steps));
+}
+
+void Trainer::TrainStep(const std::int64_t* indices, int images, std::int64_t epoch) {
+  SetProgressAt(step_);
   const LossReport rep = ComputeGradients(indices, images, epoch, policy_rng_);
   const double t = profile_ ? SteadySeconds() : 0;
   auto& store = agent_->store();
@@ -390,6 +394,7 @@ void Trainer::EndEpoch() {
   const bool eval_now = epoch_ % cfg_.eval_every == 0 || epoch_ == cfg_.epochs;
   if (eval_now) {
     const double t0 = SteadySeconds();
+    SetProgressAt(step_);  // the schedules' value after the updates done, as glimpse eval sets it (LoadWeights)
     // With --average the training parameters are evaluated first (the *_raw columns); the average then
     // takes their place for the evaluation that selects, the examples and /best, and gives it back.
     // Validation (cfg_.val_images) then the whole test split, M = 1, with the parameters in the store now.

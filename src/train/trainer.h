@@ -95,6 +95,8 @@ class Trainer {
 
  private:
   void TrainStep(const std::int64_t* indices, int images, std::int64_t epoch);
+  // The agent's training progress (Agent::SetProgress) after steps_done of the run's updates.
+  void SetProgressAt(std::int64_t steps_done);
   // The step up to the gradients: forward, loss and backward on `images` training samples (each
   // repeated cfg.samples times as consecutive rows); zeroes and fills store().grads().
   LossReport ComputeGradients(const std::int64_t* indices, int images, std::int64_t epoch, Rng& rng);

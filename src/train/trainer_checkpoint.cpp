@@ -56,6 +56,7 @@ void Trainer::RestoreParams(const Checkpoint& c, const std::string& path) {
 std::int64_t Trainer::LoadWeights(const RunFile& file, bool best) {
   const Checkpoint c = best ? LoadBestCheckpoint(file) : LoadCheckpoint(file);
   RestoreParams(c, file.path());
+  SetProgressAt(c.step);  // a schedule in the forward pass (--context-fade) at that checkpoint's value
   return c.epoch;
 }
 

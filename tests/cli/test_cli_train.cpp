@@ -172,9 +172,11 @@ TEST_CASE("summarize --reach: images and wall time until the validation error fi
   // A target every evaluation meets: the first one's cost; one none meets: "not reached".
   auto r = RunGlimpse("summarize " + run + " --reach 99.99");
   REQUIRE(r.code == 0);
-  std::ostringstream first;
-  first << std::fixed << std::setprecision(0) << images[0] << " (epoch 1)";
-  CHECK_THAT(r.output, Catch::Contains("images to 99.99% val") && Catch::Contains(first.str()) &&
+  std::ostringstream first;  // the first evaluation: its images, epoch and test error (test % then)
+  const double test0 = f.ReadSeries("/eval", "test_error")[0];
+  first << std::fixed << std::setprecision(0) << images[0] << " (epoch 1) | " << std::setprecision(2) << 100 * test0
+        << " | ";
+  CHECK_THAT(r.output, Catch::Contains("images to 99.99% val | test % then") && Catch::Contains(first.str()) &&
                           Catch::Contains("wall min to the end of that evaluation"));
   r = RunGlimpse("summarize " + run + " --reach 0.001");
   CHECK_THAT(r.output, Catch::Contains("not reached"));

@@ -1,5 +1,6 @@
 // DRAM's context network (Ba et al. 2015): h_0 from a coarse view of the whole canvas, for every
-// registered attention and both cores, gradient-checked; and what it changes.
+// registered attention and both cores, gradient-checked; and what it changes. The fade
+// (ModelSpec::context_fade): h_0 = s tanh(.), s = max(0, 1 - progress / F), checked the same way.
 #include <catch2/catch.hpp>
 
 #include "src/attention/attentions.h"
@@ -16,11 +17,13 @@ namespace {
 
 constexpr int kN = 4, kH = 16, kW = 16, kContext = 4;
 
-std::unique_ptr<AttentionModel<double>> Model(const std::string& attention, const std::string& core, int context) {
+std::unique_ptr<AttentionModel<double>> Model(const std::string& attention, const std::string& core, int context,
+                                               double fade = 0) {
   ModelSpec spec;
   spec.steps = 3, spec.glimpse_hidden = 6, spec.hidden = 7, spec.classes = 4;
   spec.core = core;
   spec.context = context;
+  spec.context_fade = fade;
   const ExperimentConfig cfg = SmallReads(attention);
   auto model = MakeAttentionModel<double>(spec, cfg, kH, kW);
   Rng rng(21, "init");
@@ -106,4 +109,48 @@ TEST_CASE("With a context network the first location depends on the image - with
       CHECK(spread == 0.0);
   }
   CHECK_THROWS(Model("gaussian", "lstm", 0)->store().Find("context.fc.W"));  // no parameters without it
+}
+
+TEST_CASE("Context fade: h_0 = s tanh(W v + b) with s = 1 - progress / F, gradient-checked while it fades",
+          "[model][gradcheck][context]") {
+  const std::vector<double> images = Images(7);
+  const std::vector<std::int32_t> labels = {0, 1, 2, 3};
+  const std::vector<double> reward = {1, 0, 0, 1};
+  auto full = Model("gaussian", "rnn", kContext);  // no fade: the reference h_0
+  Rollout<double> r0;
+  full->Forward(images.data(), kN, kH, kW, r0, LocationMode::kMean, nullptr);
+  const std::vector<double> h0_full(r0.core.h_at(0), r0.core.h_at(0) + kN * 7);
+  for (const std::string& core : Cores<double>().Names())
+    for (const double progress : {0.0, 0.2, 0.5, 0.9}) {
+      INFO(core << " core, fade over 0.4 of training, progress " << progress);
+      auto model = Model("gaussian", core, kContext, 0.4);
+      model->SetProgress(progress);
+      const double s = std::max(0.0, 1.0 - progress / 0.4);
+      CHECK(model->context_scale() == Approx(s).margin(1e-15));
+      Rollout<double> r;
+      Rng policy(4, "policy");
+      model->Forward(images.data(), kN, kH, kW, r, LocationMode::kSample, &policy);
+      if (core == "rnn")  // the same parameters as `full` (same seed): h_0 is s times its h_0
+        for (int i = 0; i < kN * 7; ++i) CHECK(r.core.h_at(0)[i] == Approx(s * h0_full[i]).margin(1e-14));
+      EstimatorConfig ec;
+      ec.rl_weight = 0, ec.baseline_weight = 0;
+      Estimator<double> est(ec, model->policy());
+      auto loss = [&] {
+        model->Forward(images.data(), kN, kH, kW, r, LocationMode::kGiven, nullptr);
+        return est.Compute(r, labels.data(), reward.data(), r).total;
+      };
+      loss();
+      auto& st = model->store();
+      st.ZeroGrad();
+      model->Backward(r);
+      const std::vector<double> analytic(st.grads().begin(), st.grads().end());
+      if (s > 0)
+        CHECK(MaxAbs(st, AttentionModel<double>::kContext, true) > 0);
+      else  // faded out: h_0 = 0, and the context network gets no gradient
+        CHECK(MaxAbs(st, AttentionModel<double>::kContext, true) == 0.0);
+      std::string where;
+      const double err = MaxGradError(loss, st.values().data(), analytic.data(), st.size(), 3e-6, &where, 1e-4);
+      INFO(where);
+      CHECK(err < 2e-6);
+    }
 }
