@@ -50,6 +50,36 @@ double MaxAbs(const ParamStore<double>& s, const char* prefix, bool grads) {
   return m;
 }
 
+// The action loss (no REINFORCE or baseline term) of rollout r, run again with mode (kGiven holds
+// its draws), its analytic gradient, and that gradient's largest error against central differences
+// at test_attention_model.cpp's step and floor. context_grad: the largest |gradient| reaching the
+// context network.
+struct GradCheck {
+  double error = 0, context_grad = 0;
+  std::string where;
+};
+GradCheck CheckActionLoss(AttentionModel<double>& model, const std::vector<double>& images, LocationMode mode,
+                          Rollout<double>& r) {
+  const std::vector<std::int32_t> labels = {0, 1, 2, 3};
+  const std::vector<double> reward = {1, 0, 0, 1};
+  EstimatorConfig ec;
+  ec.rl_weight = 0, ec.baseline_weight = 0;
+  Estimator<double> est(ec, model.policy());
+  auto loss = [&] {
+    model.Forward(images.data(), kN, kH, kW, r, mode, nullptr);
+    return est.Compute(r, labels.data(), reward.data(), r).total;
+  };
+  loss();
+  auto& st = model.store();
+  st.ZeroGrad();
+  model.Backward(r);
+  const std::vector<double> analytic(st.grads().begin(), st.grads().end());
+  GradCheck c;
+  c.context_grad = MaxAbs(st, AttentionModel<double>::kContext, true);
+  c.error = MaxGradError(loss, st.values().data(), analytic.data(), st.size(), 3e-6, &c.where, 1e-4);
+  return c;
+}
+
 }  // namespace
 
 TEST_CASE("Context network: whole-model gradient check for every registered attention and core",
@@ -60,35 +90,20 @@ TEST_CASE("Context network: whole-model gradient check for every registered atte
       INFO(kind.name << " with the " << core << " core and a context network");
       auto model = Model(kind.name, core, kContext);
       const std::vector<double> images = Images(3);
-      const std::vector<std::int32_t> labels = {0, 1, 2, 3};
-      const std::vector<double> reward = {1, 0, 0, 1};
       Rollout<double> r;
       Rng policy(4, "policy");
       // Hard attention: draw once, then hold the draws fixed (kGiven); the loss is the action loss
       // (REINFORCE into h_0 is checked with the hybrid loss in test_attention_model.cpp).
       const LocationMode mode = kind.hard() ? LocationMode::kGiven : LocationMode::kMean;
       if (kind.hard()) model->Forward(images.data(), kN, kH, kW, r, LocationMode::kSample, &policy);
-      EstimatorConfig ec;
-      ec.rl_weight = 0, ec.baseline_weight = 0;
-      Estimator<double> est(ec, model->policy());
-      auto loss = [&] {
-        model->Forward(images.data(), kN, kH, kW, r, mode, nullptr);
-        return est.Compute(r, labels.data(), reward.data(), r).total;
-      };
-      loss();
-      auto& st = model->store();
-      st.ZeroGrad();
-      model->Backward(r);
-      const std::vector<double> analytic(st.grads().begin(), st.grads().end());
-      CHECK(MaxAbs(st, AttentionModel<double>::kContext, true) > 0);  // the loss reaches the context network
-      std::string where;
+      const GradCheck c = CheckActionLoss(*model, images, mode, r);
+      CHECK(c.context_grad > 0);  // the loss reaches the context network
+      INFO(c.where);
       // The step and bound of test_attention_model.cpp's whole-model check: 3e-6 keeps the
       // transformer's kinks out of a step, and central differences then carry ~1e-10 of round-off,
       // 1e-6 of the 1e-4 floor. Measured on one machine (AMD EPYC, DRAW + LSTM, the worst): 3.3e-7,
       // 1.03e-6 and 3.0e-6 at steps 1e-5, 3e-6 and 1e-6 (round-off, as 1 / step): hence 2e-6.
-      const double err = MaxGradError(loss, st.values().data(), analytic.data(), st.size(), 3e-6, &where, 1e-4);
-      INFO(where);
-      CHECK(err < 2e-6);
+      CHECK(c.error < 2e-6);
     }
 }
 
@@ -114,8 +129,6 @@ TEST_CASE("With a context network the first location depends on the image - with
 TEST_CASE("Context fade: h_0 = s tanh(W v + b) with s = 1 - progress / F, gradient-checked while it fades",
           "[model][gradcheck][context]") {
   const std::vector<double> images = Images(7);
-  const std::vector<std::int32_t> labels = {0, 1, 2, 3};
-  const std::vector<double> reward = {1, 0, 0, 1};
   auto full = Model("gaussian", "rnn", kContext);  // no fade: the reference h_0
   Rollout<double> r0;
   full->Forward(images.data(), kN, kH, kW, r0, LocationMode::kMean, nullptr);
@@ -132,25 +145,12 @@ TEST_CASE("Context fade: h_0 = s tanh(W v + b) with s = 1 - progress / F, gradie
       model->Forward(images.data(), kN, kH, kW, r, LocationMode::kSample, &policy);
       if (core == "rnn")  // the same parameters as `full` (same seed): h_0 is s times its h_0
         for (int i = 0; i < kN * 7; ++i) CHECK(r.core.h_at(0)[i] == Approx(s * h0_full[i]).margin(1e-14));
-      EstimatorConfig ec;
-      ec.rl_weight = 0, ec.baseline_weight = 0;
-      Estimator<double> est(ec, model->policy());
-      auto loss = [&] {
-        model->Forward(images.data(), kN, kH, kW, r, LocationMode::kGiven, nullptr);
-        return est.Compute(r, labels.data(), reward.data(), r).total;
-      };
-      loss();
-      auto& st = model->store();
-      st.ZeroGrad();
-      model->Backward(r);
-      const std::vector<double> analytic(st.grads().begin(), st.grads().end());
+      const GradCheck c = CheckActionLoss(*model, images, LocationMode::kGiven, r);
       if (s > 0)
-        CHECK(MaxAbs(st, AttentionModel<double>::kContext, true) > 0);
+        CHECK(c.context_grad > 0);
       else  // faded out: h_0 = 0, and the context network gets no gradient
-        CHECK(MaxAbs(st, AttentionModel<double>::kContext, true) == 0.0);
-      std::string where;
-      const double err = MaxGradError(loss, st.values().data(), analytic.data(), st.size(), 3e-6, &where, 1e-4);
-      INFO(where);
-      CHECK(err < 2e-6);
+        CHECK(c.context_grad == 0.0);
+      INFO(c.where);
+      CHECK(c.error < 2e-6);
     }
 }

@@ -4,9 +4,11 @@
 // runs test files' cases in parallel processes).
 #pragma once
 
+#include <cstdio>
 #include <string>
 
 #include "src/core/config.h"
+#include "src/train/trainer.h"
 #include "tests/cli/cli_helpers.h"
 #include "tests/envs/fake_data.h"
 
@@ -27,6 +29,22 @@ inline ExperimentConfig SmallTrainConfig(const std::string& folder) {
   c.threads = 1;
   c.seed = 5;
   return c;
+}
+
+// A run file path under TempDir(), glimpse_test_NAME.h5, removed if it exists. NAME must differ between
+// test files, whose cases ctest runs in parallel processes.
+inline std::string TempRunPath(const std::string& name) {
+  const std::string p = TempDir() + "/glimpse_test_" + name + ".h5";
+  std::remove(p.c_str());
+  return p;
+}
+
+// Trains cfg from its first step into a new run file at path (an old one there is replaced).
+inline void TrainRun(const std::string& path, const ExperimentConfig& cfg) {
+  std::remove(path.c_str());
+  RunFile file(path, RunFile::Mode::kCreate);
+  Trainer t(cfg, &file, false);
+  t.Run();
 }
 
 }  // namespace glimpse::test

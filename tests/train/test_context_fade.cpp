@@ -26,19 +26,6 @@ ExperimentConfig FadeConfig(double fade) {
   return c;
 }
 
-std::string RunPath(const std::string& name) {
-  const std::string p = TempDir() + "/glimpse_test_context_fade_" + name + ".h5";
-  std::remove(p.c_str());
-  return p;
-}
-
-void TrainTo(const std::string& path, const ExperimentConfig& cfg) {
-  std::remove(path.c_str());
-  RunFile file(path, RunFile::Mode::kCreate);
-  Trainer t(cfg, &file, false);
-  t.Run();
-}
-
 // The logits of 4 fixed random 28 x 28 canvases, policy mean.
 std::vector<float> Logits(Trainer& t) {
   Batch b;
@@ -67,12 +54,12 @@ TEST_CASE("Option --context-fade takes a fraction of training, and needs a conte
 TEST_CASE("A faded context: glimpse eval's checkpoints reproduce the run's evaluations, and it is gone",
           "[train][context]") {
   // 3 epochs of 8 steps. Fading over 0.3 of training, every evaluation (after 8, 16, 24 steps) is made
-  // at s = 0; fading over all of it, at s = 2/3, 1/3 and 0.
-  for (const double fade : {0.3, 1.0}) {
+  // at s = 0; fading over all of it, at s = 2/3, 1/3 and 0; without a fade, at s = 1.
+  for (const double fade : {0.3, 1.0, 0.0}) {
     INFO("fade " << fade);
     const ExperimentConfig cfg = FadeConfig(fade);
-    const std::string path = RunPath("reproduce");
-    TrainTo(path, cfg);
+    const std::string path = TempRunPath("context_fade");
+    TrainRun(path, cfg);
     const RunFile file(path, RunFile::Mode::kReadOnly);
     const auto vals = file.ReadSeries("/eval", "val_error");
     REQUIRE(vals.size() == 3);
@@ -83,17 +70,8 @@ TEST_CASE("A faded context: glimpse eval's checkpoints reproduce the run's evalu
     CHECK(t.Evaluate(Split::kVal, 1, cfg.val_images).error == best_val);
     t.LoadWeights(file, false);
     CHECK(t.Evaluate(Split::kVal, 1, cfg.val_images).error == vals.back());
-  }
-  // At the end of a faded run h_0 = 0: zeroing the context network leaves the logits as they were.
-  // Without a fade it is used to the end, and zeroing it moves them.
-  for (const double fade : {0.3, 0.0}) {
-    INFO("fade " << fade);
-    const ExperimentConfig cfg = FadeConfig(fade);
-    const std::string path = RunPath("zeroed");
-    TrainTo(path, cfg);
-    const RunFile file(path, RunFile::Mode::kReadOnly);
-    Trainer t(cfg, nullptr, false);
-    t.LoadWeights(file, false);
+    // At the end of a faded run h_0 = 0: zeroing the context network leaves the logits as they were.
+    // Without a fade it is used to the end, and zeroing it moves them.
     const std::vector<float> before = Logits(t);
     ParamStore<float>& store = t.agent().store();
     for (const auto& p : store.info())

@@ -21,12 +21,6 @@ namespace {
 
 ExperimentConfig SmallConfig() { return SmallTrainConfig("glimpse_trainer_fake_data"); }
 
-std::string RunPath(const std::string& name) {
-  const std::string p = TempDir() + "/glimpse_test_" + name + ".h5";
-  std::remove(p.c_str());
-  return p;
-}
-
 // Parameters after 5 training steps (plus Bench's warm-up step) of a run without a file.
 std::vector<float> FinalParams(const ExperimentConfig& c) {
   Trainer t(c, nullptr, false);
@@ -46,7 +40,7 @@ struct StopAt {};  // thrown from on_step to imitate a kill
 
 TEST_CASE("A run file holds the configuration, series, trajectories and a checkpoint", "[train]") {
   const ExperimentConfig cfg = SmallConfig();
-  const std::string path = RunPath("layout");
+  const std::string path = TempRunPath("layout");
   {
     RunFile file(path, RunFile::Mode::kCreate);
     Trainer t(cfg, &file, false);
@@ -81,7 +75,7 @@ TEST_CASE("A run file holds the configuration, series, trajectories and a checkp
 
 TEST_CASE("Resuming a stopped run gives the same run as never stopping", "[train][resume]") {
   const ExperimentConfig cfg = SmallConfig();
-  const std::string whole = RunPath("whole"), parts = RunPath("parts");
+  const std::string whole = TempRunPath("whole"), parts = TempRunPath("parts");
   {
     RunFile file(whole, RunFile::Mode::kCreate);
     Trainer t(cfg, &file, false);
@@ -142,7 +136,7 @@ TEST_CASE("A diverging run stops with a clear message and keeps its last good ch
   cfg.optimizer = "sgd";
   cfg.kind_options["momentum"] = "0";  // sgd's own option
   cfg.lr = 1e30;  // the first update overflows every weight
-  const std::string path = RunPath("nan");
+  const std::string path = TempRunPath("nan");
   {
     RunFile file(path, RunFile::Mode::kCreate);
     Trainer t(cfg, &file, false);
@@ -163,7 +157,7 @@ TEST_CASE("On NaN, rollback mode reloads the last checkpoint with half the learn
   cfg.on_nan = "rollback";
   cfg.max_rollbacks = 60;
   cfg.epochs = 2;
-  const std::string path = RunPath("rollback");
+  const std::string path = TempRunPath("rollback");
   {
     RunFile file(path, RunFile::Mode::kCreate);
     Trainer t(cfg, &file, false);
@@ -180,7 +174,7 @@ TEST_CASE("On NaN, rollback mode reloads the last checkpoint with half the learn
   for (double l : f.ReadSeries("/train", "loss")) CHECK(std::isfinite(l));
   // Stopping after the allowed number of rollbacks.
   cfg.max_rollbacks = 2;
-  RunFile file(RunPath("rollback2"), RunFile::Mode::kCreate);
+  RunFile file(TempRunPath("rollback2"), RunFile::Mode::kCreate);
   Trainer t(cfg, &file, false);
   CHECK_THROWS_WITH(t.Run(), Catch::Contains("diverged"));
   CHECK(file.Attributes("/").count("rollback_2") == 1);
@@ -259,7 +253,7 @@ TEST_CASE("Every estimator trains - diagnostics land in /diagnostics", "[train][
     cfg.semi_sampling = v.semi;
     cfg.diag_every = 4;
     cfg.diag_draws = 5;
-    const std::string path = RunPath("estimator");
+    const std::string path = TempRunPath("estimator");
     {
       RunFile file(path, RunFile::Mode::kCreate);
       Trainer t(cfg, &file, false);
@@ -297,7 +291,7 @@ TEST_CASE("The first losses of a fixed-seed run are pinned (speed work must not 
   cfg.epochs = 1;
   cfg.log_every = 1;
   cfg.core = "lstm";  // covers the vectorised gate math too
-  const std::string path = RunPath("pinned");
+  const std::string path = TempRunPath("pinned");
   {
     RunFile file(path, RunFile::Mode::kCreate);
     Trainer t(cfg, &file, false);
@@ -330,7 +324,7 @@ TEST_CASE("Differentiable attention trains end to end and logs its read paramete
     cfg.attention_dim = 8;
     cfg.patch = 5;
     cfg.scales = 2;
-    const std::string path = RunPath("differentiable");
+    const std::string path = TempRunPath("differentiable");
     {
       RunFile file(path, RunFile::Mode::kCreate);
       Trainer t(cfg, &file, false);
@@ -366,7 +360,7 @@ TEST_CASE("Differentiable attention trains end to end and logs its read paramete
 TEST_CASE("A run started with --init-from takes another run's validation-selected parameters", "[train][init-from]") {
   ExperimentConfig cfg = SmallConfig();
   cfg.epochs = 2;
-  const std::string source = RunPath("init_source");
+  const std::string source = TempRunPath("init_source");
   {
     RunFile file(source, RunFile::Mode::kCreate);
     Trainer t(cfg, &file, false);
@@ -377,7 +371,7 @@ TEST_CASE("A run started with --init-from takes another run's validation-selecte
   ExperimentConfig next = cfg;
   next.seed = 7;  // another random draw: only --init-from can make the parameters equal
   next.init_from = source;
-  const std::string path = RunPath("init_target");
+  const std::string path = TempRunPath("init_target");
   {
     RunFile file(path, RunFile::Mode::kCreate);
     Trainer t(next, &file, false);
@@ -392,7 +386,7 @@ TEST_CASE("A run started with --init-from takes another run's validation-selecte
   // Another model: refused with the reason.
   ExperimentConfig other = next;
   other.hidden = 12;
-  RunFile file(RunPath("init_bad"), RunFile::Mode::kCreate);
+  RunFile file(TempRunPath("init_bad"), RunFile::Mode::kCreate);
   CHECK_THROWS_WITH(Trainer(other, &file, false), Catch::Contains("need the same model options"));
 }
 
@@ -400,7 +394,7 @@ TEST_CASE("pairs100 evaluations record the per-digit error beside the sequence e
   ExperimentConfig cfg = SmallConfig();
   cfg.env = "pairs100";
   cfg.epochs = 1;
-  const std::string path = RunPath("pairs");
+  const std::string path = TempRunPath("pairs");
   {
     RunFile file(path, RunFile::Mode::kCreate);
     Trainer t(cfg, &file, false);

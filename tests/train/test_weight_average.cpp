@@ -22,18 +22,6 @@ ExperimentConfig SmallConfig(double average) {
   return c;
 }
 
-std::string RunPath(const std::string& name) {
-  const std::string p = TempDir() + "/glimpse_test_average_" + name + ".h5";
-  std::remove(p.c_str());
-  return p;
-}
-
-void TrainTo(const std::string& path, const ExperimentConfig& cfg) {
-  RunFile file(path, RunFile::Mode::kCreate);
-  Trainer t(cfg, &file, false);
-  t.Run();
-}
-
 struct StopAt {};
 
 }  // namespace
@@ -68,9 +56,9 @@ TEST_CASE("Option --average takes 0 (off) or a decay below 1", "[config][average
 
 TEST_CASE("Keeping a parameter average never changes training, and the training parameters are evaluated as *_raw",
           "[train][average]") {
-  const std::string plain = RunPath("plain"), averaged = RunPath("averaged");
-  TrainTo(plain, SmallConfig(0));
-  TrainTo(averaged, SmallConfig(0.9));
+  const std::string plain = TempRunPath("average_plain"), averaged = TempRunPath("average_averaged");
+  TrainRun(plain, SmallConfig(0));
+  TrainRun(averaged, SmallConfig(0.9));
   const RunFile a(plain, RunFile::Mode::kReadOnly), b(averaged, RunFile::Mode::kReadOnly);
   CHECK(LoadCheckpoint(a).params == LoadCheckpoint(b).params);
   CHECK(a.ReadSeries("/train", "loss") == b.ReadSeries("/train", "loss"));
@@ -87,8 +75,8 @@ TEST_CASE("Keeping a parameter average never changes training, and the training 
 TEST_CASE("/best holds the parameter average whose validation error selected it", "[train][average]") {
   ExperimentConfig cfg = SmallConfig(0.9);
   cfg.epochs = 1;  // one evaluation: /best is the average of the last checkpoint
-  const std::string path = RunPath("best");
-  TrainTo(path, cfg);
+  const std::string path = TempRunPath("average_best");
+  TrainRun(path, cfg);
   const RunFile file(path, RunFile::Mode::kReadOnly);
   double val_error = -1;
   const Checkpoint best = LoadBestCheckpoint(file, &val_error);
@@ -104,8 +92,8 @@ TEST_CASE("/best holds the parameter average whose validation error selected it"
 
 TEST_CASE("A run with --average resumes to the same run as never stopping", "[train][average][resume]") {
   const ExperimentConfig cfg = SmallConfig(0.9);
-  const std::string whole = RunPath("whole"), parts = RunPath("parts");
-  TrainTo(whole, cfg);
+  const std::string whole = TempRunPath("average_whole"), parts = TempRunPath("average_parts");
+  TrainRun(whole, cfg);
   {
     RunFile file(parts, RunFile::Mode::kCreate);
     Trainer t(cfg, &file, false);
