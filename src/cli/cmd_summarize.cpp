@@ -162,7 +162,8 @@ int RunSummarize(int argc, char** argv) {
           if (row != steps.end()) img = images[row - steps.begin()], train_s = wall[row - steps.begin()];
         }
         reach_images[i] = img, reach_min[i] = train_s / 60;
-        reach_test[i] = f.ReadSeries("/eval", "test_error")[e];
+        if (std::find(names.begin(), names.end(), "test_error") != names.end())  // a file from elsewhere may lack it
+          reach_test[i] = f.ReadSeries("/eval", "test_error")[e];
         std::cout << " " << std::fixed << std::setprecision(0) << img << " (epoch " << static_cast<long>(epochs[e])
                   << ") | " << Percent(reach_test[i]) << " | " << std::setprecision(1) << train_s / 60 << " | ";
         // eval_s is cumulative: this evaluation's own seconds are its step over the previous row.
