@@ -121,12 +121,11 @@ void AttentionModel<T>::ContextBackward(Rollout<T>& r) const {
   const std::size_t n = static_cast<std::size_t>(r.rows) * spec_.hidden;
   const T* h0 = r.core.h_at(0);
   const T* dh0 = r.dH.data();  // block 0
-  // h_0 = s tanh(u): dh_0/du = s (1 - tanh^2 u) = s - h_0^2 / s (and 0 when s = 0).
+  // h_0 = s tanh(u): dh_0/du = s (1 - tanh^2 u) = s - h_0^2 / s (exactly 1 - h_0^2 without a fade), and 0
+  // once s = 0.
   const T s = r.context_scale;
   T* du = r.dcontext.data();
-  if (s == T(1))
-    for (std::size_t i = 0; i < n; ++i) du[i] = dh0[i] * (T(1) - h0[i] * h0[i]);
-  else if (s == T(0))
+  if (s == T(0))
     std::fill(du, du + n, T(0));
   else
     for (std::size_t i = 0; i < n; ++i) du[i] = dh0[i] * (s - h0[i] * h0[i] / s);

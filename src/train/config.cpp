@@ -35,7 +35,6 @@ OptionSpec Selector(const Registry<Kind>& r, const char* group, const std::strin
   return row;
 }
 
-// Appends the rows owned by each kind of a registry.
 // Calls f(registry) for the registry of every axis (the kinds that may own option rows), in the order
 // of their rows in ConfigOptions.
 template <class F>
@@ -51,6 +50,7 @@ void ForEachAxis(F&& f) {
   f(Schedules());
 }
 
+// Appends the rows owned by each kind of a registry.
 template <class Kind>
 void AddKindRows(const Registry<Kind>& r, std::vector<OptionSpec>& rows) {
   for (const Kind& k : r)

@@ -3,12 +3,10 @@
 // context network no longer changes what the model does. The formula itself: tests/model/test_context.cpp.
 #include <catch2/catch.hpp>
 
-#include <cstdio>
 #include <vector>
 
 #include "envs/batch.h"
 #include "src/core/rng.h"
-
 #include "src/train/checkpoint.h"
 #include "src/train/config.h"
 #include "src/train/trainer.h"

@@ -3,7 +3,6 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
-#include <cstdio>
 
 #include "src/attention/attentions.h"
 #include "src/rl/baseline.h"

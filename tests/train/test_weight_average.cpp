@@ -2,13 +2,10 @@
 // training, that /best holds the average its validation error was measured on, and resume.
 #include <catch2/catch.hpp>
 
-#include <cstdio>
-
 #include "src/core/weight_average.h"
 #include "src/train/checkpoint.h"
 #include "src/train/config.h"
 #include "src/train/trainer.h"
-#include "tests/cli/cli_helpers.h"
 #include "tests/train/small_run.h"
 
 using namespace glimpse;
