@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# scripts/sweep on this machine: runs a spec, skips finished runs, resumes a partial one.
+# scripts/sweep on this machine: runs a spec, skips finished runs (or their committed slim copies),
+# resumes a partial one.
 set -euo pipefail
 root=$1
 tmp=$(mktemp -d)
@@ -11,6 +12,15 @@ expect_finished a b
 out=$("$root/scripts/sweep" tiny --jobs 2 --threads 1)
 echo "$out" | grep -q "tiny/a: finished, skipped" || { echo "FAIL: finished run not skipped: $out"; exit 1; }
 grep -q "^epoch 2/2 done" "$tmp/results/tiny/a.log" || { echo "FAIL: skipping a finished run clobbered its log"; exit 1; }
+# A fresh checkout holds only the committed slim copy (runs/ID.h5) of a finished run: skipped, not redone.
+mkdir -p "$tmp/results/tiny/runs"
+"$root/build/glimpse" slim --run "$tmp/results/tiny/a.h5" --out "$tmp/results/tiny/runs/a.h5" >/dev/null
+mv "$tmp/results/tiny/a.h5" "$tmp/a-full.h5"
+out=$("$root/scripts/sweep" tiny --only a --dry-run)
+echo "$out" | grep -q "tiny/a: finished (committed slim copy" || { echo "FAIL: a run with a finished slim copy not skipped: $out"; exit 1; }
+rm "$tmp/results/tiny/runs/a.h5"
+"$root/scripts/sweep" tiny --only a --dry-run | grep -q -- "train --config" || { echo "FAIL: a run without any file not trained"; exit 1; }
+mv "$tmp/a-full.h5" "$tmp/results/tiny/a.h5"
 # A dry run leaves alone the command list a running sweep may be reading.
 before=$(cat "$tmp/results/tiny/.commands")
 "$root/scripts/sweep" tiny --only b --dry-run >/dev/null
@@ -61,4 +71,4 @@ if out=$("$root/scripts/sweep" fail --jobs 1 --threads 1); then echo "FAIL: a sw
 echo "$out" | grep -q "not started fail/later: an earlier run failed" || { echo "FAIL: a run after a failure: $out"; exit 1; }
 [ ! -e "$tmp/results/fail/later.h5" ] || { echo "FAIL: a run after a failure was started"; exit 1; }
 ! ls "$tmp/results/fail"/.failed.* 2>/dev/null || { echo "FAIL: the failure marker was left behind"; exit 1; }
-echo "5 passed, 0 failed"
+echo "6 passed, 0 failed"
