@@ -1,4 +1,4 @@
-// glimpse info: version, build, BLAS threads, and a summary of a data set. The smoke run of setup.
+// glimpse info: version, build, CPU, BLAS build and threads, and a summary of a data set. The smoke run of setup.
 #include <iostream>
 #include <thread>
 
@@ -7,6 +7,7 @@
 #include "src/cli/commands.h"
 #include "src/cli/options.h"
 #include "src/core/blas.h"
+#include "src/core/machine.h"
 #include "src/core/usable_cores.h"
 
 namespace glimpse::cli {
@@ -21,6 +22,8 @@ int RunInfo(int argc, char** argv) {
   po::variables_map vm;
   if (!ParseOrHelp(argc, argv, desc, vm, "glimpse info [options]")) return 0;
   std::cout << "glimpse " << Version() << " (commit " << SourceCommit() << ")\n";
+  std::cout << "cpu=" << CpuModel() << "\n";
+  std::cout << "blas=" << BlasBuild() << "\n";
   std::cout << "blas_threads=" << GetBlasThreads() << "\n";
   std::cout << "usable_cores=" << UsableCores() << " (what --threads 0 uses; CPU affinity " << AffinityCores()
             << " of the machine's " << std::thread::hardware_concurrency() << ", less under a cgroup CPU quota)\n";

@@ -55,6 +55,11 @@ void Gemm<double>(bool ta, bool tb, int m, int n, int k, double alpha, const dou
 
 void SetBlasThreads(int threads) { openblas_set_num_threads(threads); }
 int GetBlasThreads() { return openblas_get_num_threads(); }
+std::string BlasBuild() {
+  std::string config = openblas_get_config(), core = openblas_get_corename();
+  while (!config.empty() && config.back() == ' ') config.pop_back();
+  return config + "; core " + core;
+}
 
 void SetGemmAccounting(bool on) {
   g_accounting = on;

@@ -3,6 +3,7 @@
 // xtensor-blas's declarations (docs/architecture.md, "The stack"); blas.cpp does.
 #pragma once
 
+#include <string>
 #include <vector>
 
 namespace glimpse {
@@ -15,6 +16,10 @@ void Gemm(bool trans_a, bool trans_b, int m, int n, int k, T alpha, const T* a, 
 // OpenBLAS use `threads`, so the two never oversubscribe the cores.
 void SetBlasThreads(int threads);
 int GetBlasThreads();
+// OpenBLAS's build and the kernel it chose for this CPU ("OpenBLAS 0.3.21 DYNAMIC_ARCH NO_AFFINITY
+// SkylakeX MAX_THREADS=64; core SkylakeX"), stored with each leg's provenance: another kernel can round
+// differently.
+std::string BlasBuild();
 
 // Accounting of matrix products, for `glimpse bench --profile`: while enabled, every Gemm call adds
 // its wall time and its 2 m n k floating-point operations. Off by default (then Gemm costs nothing

@@ -11,6 +11,7 @@
 #include "envs/tasks.h"
 #include "envs/train_shift.h"
 #include "src/core/blas.h"
+#include "src/core/machine.h"
 #include "src/core/schedule.h"
 #include "src/core/version.h"
 #include "src/nn/vmath.h"
@@ -271,6 +272,8 @@ void Trainer::RecordLeg() {
   logger_->GroupAttribute("/provenance", "commit_" + std::to_string(leg), SourceCommit());
   logger_->GroupAttribute("/provenance", "version_" + std::to_string(leg), Version());
   logger_->GroupAttribute("/provenance", "utc_" + std::to_string(leg), UtcNow());
+  logger_->GroupAttribute("/provenance", "cpu_" + std::to_string(leg), CpuModel());
+  logger_->GroupAttribute("/provenance", "blas_" + std::to_string(leg), BlasBuild());
 }
 
 void Trainer::HandleDivergence(const std::string& what) {

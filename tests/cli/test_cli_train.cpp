@@ -9,6 +9,7 @@
 #include <iomanip>
 #include <sstream>
 
+#include "src/core/blas.h"
 #include "src/train/checkpoint.h"
 #include "src/train/run_file.h"
 #include "tests/cli/cli_helpers.h"
@@ -150,6 +151,9 @@ TEST_CASE("The best-by-validation checkpoint, every eval recorded, every leg's p
   CHECK(f.ReadSeries("/provenance", "from_epoch") == std::vector<double>{0, 2});
   CHECK(f.ReadSeries("/provenance", "epochs") == std::vector<double>{2, 4});
   CHECK(f.Attributes("/provenance").count("commit_1") == 1);
+  // Each leg names its machine: the CPU model and OpenBLAS's build and kernel.
+  for (const char* key : {"cpu_0", "cpu_1", "blas_0", "blas_1"}) CHECK(f.Attributes("/provenance").count(key) == 1);
+  CHECK(f.Attributes("/provenance").at("blas_1") == BlasBuild());
   CHECK(RunGlimpse("verify " + run).code == 0);
 }
 
