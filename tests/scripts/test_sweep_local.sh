@@ -18,6 +18,10 @@ mkdir -p "$tmp/results/tiny/runs"
 mv "$tmp/results/tiny/a.h5" "$tmp/a-full.h5"
 out=$("$root/scripts/sweep" tiny --only a --dry-run)
 echo "$out" | grep -q "tiny/a: finished (committed slim copy" || { echo "FAIL: a run with a finished slim copy not skipped: $out"; exit 1; }
+# ... and the sweep's closing summary reads that slim copy beside the other runs' full files.
+out=$("$root/scripts/sweep" tiny --jobs 2 --threads 1)
+echo "$out" | grep -q "^| $tmp/results/tiny/runs/a.h5 | 2/2 |" && echo "$out" | grep -q "^| $tmp/results/tiny/b.h5 | 2/2 |" \
+  || { echo "FAIL: the summary left out the slim copy or a full file: $out"; exit 1; }
 rm "$tmp/results/tiny/runs/a.h5"
 "$root/scripts/sweep" tiny --only a --dry-run | grep -q -- "train --config" || { echo "FAIL: a run without any file not trained"; exit 1; }
 mv "$tmp/a-full.h5" "$tmp/results/tiny/a.h5"
