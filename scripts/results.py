@@ -9,8 +9,8 @@
         one row per configuration pooled over seeds, best validation error first: validation and
         test error (mean +- std), 95% interval, gradient variance and SNR, images/s, wall time
 
-EXPERIMENT reads results/EXPERIMENT/*.h5, or results/EXPERIMENT/runs/*.h5 where the folder has no
-full run files (a fresh clone). As a module (scripts/ on sys.path), `import results` gives every name
+EXPERIMENT reads each full file results/EXPERIMENT/ID.h5 and the slim copy results/EXPERIMENT/runs/ID.h5
+of each run whose full file is absent (a fresh clone holds only these). As a module (scripts/ on sys.path), `import results` gives every name
 of glimpse.runs (load_run, load_runs, load_experiment, group_seeds, ...), as before the move.
 """
 import os

@@ -39,7 +39,7 @@ out=$("$py" "$root/scripts/results.py" "$tmp/results/tiny/learned.h5" "$tmp/resu
 echo "$out"
 echo "$out" | grep -q "loo" || { echo "FAIL: results.py table lacks the loo run"; exit 1; }
 "$py" - "$root/scripts" "$tmp/results/tiny" <<'PY'
-import glob, sys
+import glob, os, sys
 sys.path.insert(0, sys.argv[1])
 import results
 df = results.load_runs(sorted(glob.glob(sys.argv[2] + "/*.h5")))
@@ -87,6 +87,14 @@ v = seeds["test_error_at_best"].to_numpy()
 assert abs(g.loc[0, "mean"] - v.mean()) < 1e-12 and abs(g.loc[0, "std"] - v.std(ddof=1)) < 1e-12
 assert abs(g.loc[0, "ci95"] - 12.706 * v.std(ddof=1) / 2 ** 0.5) < 1e-9
 assert len(results.group_seeds(df)) == 2  # learned and loo are two configurations
+# An experiment's files: each full file, and the slim copy (runs/ID.h5) of a run whose full file is absent.
+d = os.path.join(sys.argv[2], "..", "layout")  # inside the test's temporary folder
+os.makedirs(os.path.join(d, "runs"))
+for f in ("a.h5", "runs/a.h5", "runs/b.h5"):
+    open(os.path.join(d, f), "w").close()
+assert results.experiment_paths("x", d) == [os.path.join(d, "a.h5"), os.path.join(d, "runs", "b.h5")]
+os.remove(os.path.join(d, "a.h5"))  # a fresh clone: slim copies only
+assert results.experiment_paths("x", d) == [os.path.join(d, "runs", "a.h5"), os.path.join(d, "runs", "b.h5")]
 print("results.py: ok")
 PY
 "$glimpse" verify "$tmp/results/edited.h5" | grep -q "edited.h5: ok" || { echo "FAIL: glimpse refuses a resealed file"; exit 1; }

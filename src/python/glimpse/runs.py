@@ -343,15 +343,18 @@ def run_paths(items):
 
 
 def experiment_paths(name, results_dir=None):
-    """The run files of experiment NAME: results/NAME/*.h5 (a sweep's own, full files) or, where the
-    folder holds none (a fresh clone: full files are not committed), the slim copies in
-    results/NAME/runs/*.h5."""
+    """The run files of experiment NAME, sorted by file name: each full file results/NAME/ID.h5 (a
+    sweep's own) and the committed slim copy results/NAME/runs/ID.h5 of each run whose full file is
+    absent (a fresh clone holds only these; a row finished over two machines holds both kinds), the
+    same files as scripts/sweep's closing summary."""
     d = results_dir or os.path.join(ROOT, "results", name)
-    for pattern in ("*.h5", os.path.join("runs", "*.h5")):
-        paths = sorted(glob.glob(os.path.join(d, pattern)))
-        if paths:
-            return paths
-    raise FileNotFoundError(f"no run files in {d} or {os.path.join(d, 'runs')}")
+    full = glob.glob(os.path.join(d, "*.h5"))
+    have = {os.path.basename(p) for p in full}
+    slim = [p for p in glob.glob(os.path.join(d, "runs", "*.h5")) if os.path.basename(p) not in have]
+    paths = sorted(full + slim, key=os.path.basename)
+    if not paths:
+        raise FileNotFoundError(f"no run files in {d} or {os.path.join(d, 'runs')}")
+    return paths
 
 
 def load_experiment(name, results_dir=None):
