@@ -8,6 +8,11 @@
     scripts/results.py --seeds EXPERIMENT|RUN.h5 ...
         one row per configuration pooled over seeds, best validation error first: validation and
         test error (mean +- std), 95% interval, gradient variance and SNR, images/s, wall time
+    scripts/results.py --selection [--last=K] EXPERIMENT|RUN.h5 ...
+        one row per configuration pooled over seeds: validation and test error at the selected
+        evaluation (the lowest validation error) and averaged over the last K evaluations (default
+        10), each with its gap test - validation; the gap at the selected one minus the gap over the
+        last ones is the selection's optimism (the minimum of a noisy curve is biased low)
 
 EXPERIMENT reads each full file results/EXPERIMENT/ID.h5 and the slim copy results/EXPERIMENT/runs/ID.h5
 of each run whose full file is absent (a fresh clone holds only these). As a module (scripts/ on sys.path), `import results` gives every name
@@ -20,7 +25,7 @@ import pandas as pd
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "src", "python"))
 from glimpse.runs import *  # noqa: E402,F401,F403  (the reader, re-exported for plot.py and the notebooks)
-from glimpse.runs import SUMMARY, group_seeds, load_runs, pivot_table, run_paths, seeds_table  # noqa: E402
+from glimpse.runs import SUMMARY, group_seeds, load_runs, pivot_table, run_paths, seeds_table, selection_table  # noqa: E402
 
 
 def main(argv):
@@ -29,6 +34,16 @@ def main(argv):
         return 0 if argv else 2
     if argv[0] == "--seeds":
         print(seeds_table(group_seeds(load_runs(run_paths(argv[1:])))))
+        return 0
+    if argv[0] == "--selection":
+        argv, last = argv[1:], 10
+        if argv and argv[0].startswith("--last="):
+            last = int(argv[0].split("=", 1)[1])
+            if last < 1:
+                print("results.py: --last needs a positive number of evaluations", file=sys.stderr)
+                return 2
+            argv = argv[1:]
+        print(selection_table(load_runs(run_paths(argv)), last=last))
         return 0
     pivot = argv[0] == "--pivot"
     order = None

@@ -87,6 +87,20 @@ v = seeds["test_error_at_best"].to_numpy()
 assert abs(g.loc[0, "mean"] - v.mean()) < 1e-12 and abs(g.loc[0, "std"] - v.std(ddof=1)) < 1e-12
 assert abs(g.loc[0, "ci95"] - 12.706 * v.std(ddof=1) / 2 ** 0.5) < 1e-9
 assert len(results.group_seeds(df)) == 2  # learned and loo are two configurations
+# What selecting on validation does: the selected evaluation against the mean of the last ones. With
+# last=1 those are each run's final evaluation; the selected validation error is the minimum over every
+# evaluation, so never above the last ones' mean.
+rows = [l for l in results.selection_table(seeds, last=1).splitlines()[2:]]
+assert len(rows) == 1, rows
+cells = [c.strip() for c in rows[0].strip("|").split("|")]
+assert cells[2] == "2" and cells[3] == "2", cells  # epochs, seeds
+first = lambda c: float(c.split(" +- ")[0])
+assert cells[4] == f"{100 * seeds['best_val_error'].mean():.2f} +- {100 * seeds['best_val_error'].std(ddof=1):.2f}", cells
+assert cells[7] == f"{100 * seeds['val_error'].mean():.2f} +- {100 * seeds['val_error'].std(ddof=1):.2f}", cells
+assert cells[8] == f"{100 * seeds['test_error'].mean():.2f} +- {100 * seeds['test_error'].std(ddof=1):.2f}", cells
+assert abs(first(cells[9]) - 100 * (seeds["test_error"] - seeds["val_error"]).mean()) < 0.006, cells
+assert abs(first(cells[10]) - 100 * (seeds["test_error_at_best"] - seeds["test_error"]).mean()) < 0.006, cells
+assert first(cells[4]) <= first(cells[7]), cells
 # An experiment's files: each full file, and the slim copy (runs/ID.h5) of a run whose full file is absent.
 d = os.path.join(sys.argv[2], "..", "layout")  # inside the test's temporary folder
 os.makedirs(os.path.join(d, "runs"))
@@ -125,6 +139,12 @@ out=$("$py" "$root/scripts/results.py" --seeds "$tmp/results/seeds/s1.h5" "$tmp/
 echo "$out"
 echo "$out" | grep -Eq '^\| s1 \| 2 \| [0-9.]+ \+- [0-9.]+ \| [0-9.]+ \+- [0-9.]+ \| \[' \
   || { echo "FAIL: results.py --seeds does not pool the two seeds in one row named by the run id"; exit 1; }
+out=$("$py" "$root/scripts/results.py" --selection --last=1 "$tmp/results/seeds/s1.h5" "$tmp/results/seeds/s2.h5")
+echo "$out"
+echo "$out" | grep -Eq '^\| mnist28 \| s1 \| 2 \| 2 \| ' || { echo "FAIL: results.py --selection does not pool the two seeds"; exit 1; }
+if "$py" "$root/scripts/results.py" --selection --last=0 "$tmp/results/seeds/s1.h5" 2>/dev/null; then
+  echo "FAIL: results.py --selection accepted --last=0"; exit 1
+fi
 # DRAM's trajectories: the glimpses coloured by the object they serve.
 "$glimpse" train --out "$tmp/results/dram.h5" --env pairs100 --agent dram --data-dir "$tmp/data" --glimpses 2 \
   --patch 8 --scales 2 --hidden 16 --glimpse-hidden 8 --batch 8 --epochs 1 --train-images 32 --val-images 16 \

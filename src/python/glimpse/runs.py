@@ -287,6 +287,43 @@ def seeds_table(groups):
     return "\n".join(lines)
 
 
+def last_evaluations(run_row, last):
+    """Mean validation and test error (fractions) over a run's last `last` evaluations (all of them
+    when it has fewer): a figure that no selection touched, to read the selected one against."""
+    ev = run_row["eval"]
+    tail = ev.iloc[-last:] if len(ev) else ev
+    if not len(tail):
+        return math.nan, math.nan
+    return float(tail["val_error"].mean()), float(tail["test_error"].mean())
+
+
+def selection_table(df, last=10):
+    """A markdown table of what selecting the epoch on validation error does, one row per
+    configuration pooled over seeds (configuration_groups), best first by the selected validation
+    error. For the selected evaluation (the lowest validation error) and for the mean of the last
+    `last` evaluations: validation and test error and the gap test - validation (mean +- std over the
+    seeds, %); and `test, selected - last`: how much lower (negative) or higher the selected
+    checkpoint's test error is than the last evaluations'. The minimum of a noisy validation curve is
+    biased low (the more so the more evaluations it is taken over), so the gap at the selected
+    evaluation minus the gap over the last ones estimates that bias; the gap over the last ones is
+    what separates the two splits without selection. Reads only; chooses nothing."""
+    lines = [f"| env | run | epochs | n | selected: val % | its test % | gap | last {last}: val % | test % | gap | "
+             "test, selected - last |", "|---|---|---|---|---|---|---|---|---|---|---|"]
+    pm = lambda v: f"{100 * np.mean(v):.2f}" + (f" +- {100 * np.std(v, ddof=1):.2f}" if len(v) > 1 else "")  # noqa: E731
+    rows = []
+    for members in configuration_groups(df).values():
+        first = members[0]
+        sel_v = np.array([m["best_val_error"] for m in members])
+        sel_t = np.array([m["test_error_at_best"] for m in members])
+        tails = np.array([last_evaluations(m, last) for m in members])
+        rid = re.sub(r"-s[0-9]+$", "", str(first.get("run-id", "") or first["run"]))
+        rows.append((float(np.mean(sel_v)), f"| {first.get('env', '')} | {rid} | {first.get('epochs', '')} | {len(members)} | ",
+                     sel_v, sel_t, tails[:, 0], tails[:, 1]))
+    for _, head, sv, st, lv, lt in sorted(rows, key=lambda r: r[0]):
+        lines.append(f"{head}{pm(sv)} | {pm(st)} | {pm(st - sv)} | {pm(lv)} | {pm(lt)} | {pm(lt - lv)} | {pm(st - lt)} |")
+    return "\n".join(lines)
+
+
 def pivot_table(groups, rows="env", cols="attention", order=None, row_order=None):
     """A markdown table of group_seeds' rows: one row per value of `rows`, one column per value of
     `cols` (in order of first appearance); each cell the mean +- std (n) of the validation-selected
