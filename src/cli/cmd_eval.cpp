@@ -1,5 +1,7 @@
 // glimpse eval: test (or validation) error of a run's last (or best-by-validation) checkpoint, recorded
 // in the run file (/evaluations). Last line: test_error=F (val_error=F with --split val).
+// --canvas-seed S draws the split's canvases (digit positions, clutter) from seed S instead of the run's
+// seed, with the same digits and weights: how much an error owes to the one fixed draw of its canvases.
 #include <ctime>
 #include <iomanip>
 #include <iostream>
@@ -25,6 +27,9 @@ int RunEval(int argc, char** argv) {
       "a run trained with --average keeps its parameter average there, and its training parameters in last)")(
       "data-dir", po::value<std::string>(), "data folder, if not the one the run was trained with")(
       "threads", po::value<int>(), "threads (default: as trained; see train --parallel)")(
+      "canvas-seed", po::value<std::uint64_t>(),
+      "draw the split's canvases (positions, clutter) from this seed instead of the run's (same digits and "
+      "weights; M > 1 also samples its episodes from it); recorded as /evaluations/canvas_seed")(
       "no-record", "do not append the result to the run file's /evaluations");
   po::variables_map vm;
   if (!ParseOrHelp(argc, argv, desc, vm,
@@ -40,11 +45,15 @@ int RunEval(int argc, char** argv) {
   EvalResult r;
   std::int64_t epoch = 0;
   std::string describe;
+  std::uint64_t canvas_seed = 0;
   {
     const RunFile file(path, RunFile::Mode::kReadOnly);
     ExperimentConfig cfg = ConfigFromRun(file);
     if (vm.count("data-dir")) cfg.data_dir = vm["data-dir"].as<std::string>();
     if (vm.count("threads")) cfg.threads = vm["threads"].as<int>();
+    // The task (and the evaluation's sampling stream) is seeded by cfg.seed; the weights come from the file.
+    if (vm.count("canvas-seed")) cfg.seed = vm["canvas-seed"].as<std::uint64_t>();
+    canvas_seed = cfg.seed;
     cfg.init_from.clear();  // the weights are this run's checkpoint: a curriculum's start run need not exist
     Trainer trainer(cfg, nullptr, false);
     epoch = trainer.LoadWeights(file, which == "best");
@@ -54,6 +63,7 @@ int RunEval(int argc, char** argv) {
   std::cout << path << ": " << which << " checkpoint (epoch " << epoch << "), " << r.images << " " << split_name
             << " images, "
             << describe << ", M = " << samples
+            << (vm.count("canvas-seed") ? ", canvases of seed " + std::to_string(canvas_seed) : std::string())
             << "\n";
   if (!vm.count("no-record")) {  // every number quoted can be read back from the file
     try {
@@ -65,7 +75,8 @@ int RunEval(int argc, char** argv) {
                                    {"epoch", static_cast<double>(epoch)},
                                    {"samples", static_cast<double>(samples)},
                                    {"images", static_cast<double>(r.images)},
-                                   {"error", r.error}});
+                                   {"error", r.error},
+                                   {"canvas_seed", static_cast<double>(canvas_seed)}});
       file.SetAttribute("/evaluations", "commit_" + std::to_string(row), SourceCommit());
       file.Commit();
       std::cout << "recorded in " << path << ": /evaluations row " << row << "\n";
