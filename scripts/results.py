@@ -13,6 +13,10 @@
         evaluation (the lowest validation error) and averaged over the last K evaluations (default
         10), each with its gap test - validation; the gap at the selected one minus the gap over the
         last ones is the selection's optimism (the minimum of a noisy curve is biased low)
+    scripts/results.py --evaluations EXPERIMENT|RUN.h5 ...
+        the glimpse eval results recorded in each run file (/evaluations), per split, checkpoint,
+        epoch and M: the error on the run's own canvases and on canvases of other seeds
+        (glimpse eval --canvas-seed S: mean +- std over the seeds)
 
 EXPERIMENT reads each full file results/EXPERIMENT/ID.h5 and the slim copy results/EXPERIMENT/runs/ID.h5
 of each run whose full file is absent (a fresh clone holds only these). As a module (scripts/ on sys.path), `import results` gives every name
@@ -25,7 +29,8 @@ import pandas as pd
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "src", "python"))
 from glimpse.runs import *  # noqa: E402,F401,F403  (the reader, re-exported for plot.py and the notebooks)
-from glimpse.runs import SUMMARY, group_seeds, load_runs, pivot_table, run_paths, seeds_table, selection_table  # noqa: E402
+from glimpse.runs import (SUMMARY, evaluations_table, group_seeds, load_run, load_runs, pivot_table,  # noqa: E402
+                          run_paths, seeds_table, selection_table)
 
 
 def main(argv):
@@ -34,6 +39,9 @@ def main(argv):
         return 0 if argv else 2
     if argv[0] == "--seeds":
         print(seeds_table(group_seeds(load_runs(run_paths(argv[1:])))))
+        return 0
+    if argv[0] == "--evaluations":
+        print(evaluations_table([load_run(p) for p in run_paths(argv[1:])]))
         return 0
     if argv[0] == "--selection":
         argv, last = argv[1:], 10

@@ -145,6 +145,16 @@ echo "$out" | grep -Eq '^\| mnist28 \| s1 \| 2 \| 2 \| ' || { echo "FAIL: result
 if "$py" "$root/scripts/results.py" --selection --last=0 "$tmp/results/seeds/s1.h5" 2>/dev/null; then
   echo "FAIL: results.py --selection accepted --last=0"; exit 1
 fi
+# The glimpse eval results recorded in a run file: own canvases and other canvas seeds (mnist28 has no
+# canvas to draw, so the other seeds' error equals the own one), each split apart.
+cp "$tmp/results/seeds/s1.h5" "$tmp/ev.h5"
+for extra in "" "--canvas-seed 5" "--canvas-seed 6" "--split val"; do "$glimpse" eval --run "$tmp/ev.h5" $extra >/dev/null; done
+out=$("$py" "$root/scripts/results.py" --evaluations "$tmp/ev.h5")
+echo "$out"
+echo "$out" | grep -Eq '^\| ev \| test \| last \| 2 \| 1 \| [0-9.]+ \| [0-9.]+ \+- 0\.00 \(2\) \| \+0\.00 \|$' \
+  || { echo "FAIL: results.py --evaluations does not pool the two other canvas seeds"; exit 1; }
+echo "$out" | grep -Eq '^\| ev \| val \| last \| 2 \| 1 \| [0-9.]+ \| - \| - \|$' \
+  || { echo "FAIL: results.py --evaluations does not list the validation evaluation apart"; exit 1; }
 # DRAM's trajectories: the glimpses coloured by the object they serve.
 "$glimpse" train --out "$tmp/results/dram.h5" --env pairs100 --agent dram --data-dir "$tmp/data" --glimpses 2 \
   --patch 8 --scales 2 --hidden 16 --glimpse-hidden 8 --batch 8 --epochs 1 --train-images 32 --val-images 16 \

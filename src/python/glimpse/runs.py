@@ -177,6 +177,9 @@ def load_run(path):
             "train": _group(f, "train"),
             "eval": _group(f, "eval"),
             "diagnostics": _group(f, "diagnostics"),
+            # every glimpse eval of the file: split (1 test), best (1: the best checkpoint), epoch, samples,
+            # images, error, canvas_seed (NaN before it was recorded: the run's own seed)
+            "evaluations": _group(f, "evaluations"),
             "trajectories": {k: np.asarray(v) for k, v in f["trajectories"].items()} if "trajectories" in f else {},
             # strip5 runs: fixed test strips and, per evaluation, every query's weights over the slots
             "attention": {k: np.asarray(v) for k, v in f["attention"].items()} if "attention" in f else {},
@@ -321,6 +324,33 @@ def selection_table(df, last=10):
                      sel_v, sel_t, tails[:, 0], tails[:, 1]))
     for _, head, sv, st, lv, lt in sorted(rows, key=lambda r: r[0]):
         lines.append(f"{head}{pm(sv)} | {pm(st)} | {pm(st - sv)} | {pm(lv)} | {pm(lt)} | {pm(lt - lv)} | {pm(st - lt)} |")
+    return "\n".join(lines)
+
+
+def evaluations_table(runs):
+    """A markdown table of the `glimpse eval` results recorded in runs (load_run dicts), one row per run,
+    split, checkpoint, epoch and M: the error on the run's own canvases (canvas_seed = the run's seed,
+    or not recorded) and on canvases drawn from other seeds (`eval --canvas-seed`; mean +- std over the
+    seeds, n), and their difference. Several evaluations of one seed count once (the last)."""
+    lines = ["| run | split | checkpoint | epoch | M | own canvases % | other canvases % (n seeds) | own - others |",
+             "|---|---|---|---|---|---|---|---|"]
+    for run in runs:
+        ev = run.get("evaluations", pd.DataFrame())
+        if not len(ev):
+            continue
+        own_seed = float(run["config"].get("seed", 1))
+        name = os.path.splitext(os.path.basename(run["path"]))[0]
+        seeds = ev["canvas_seed"] if "canvas_seed" in ev else pd.Series(np.nan, index=ev.index)
+        ev = ev.assign(canvas=seeds.fillna(own_seed))
+        for (split, best, epoch, m), g in ev.groupby(["split", "best", "epoch", "samples"], sort=False):
+            by_seed = g.groupby("canvas")["error"].last()
+            own = by_seed.get(own_seed, math.nan)
+            others = 100 * by_seed.drop(own_seed, errors="ignore").to_numpy()
+            other = "-" if not len(others) else f"{others.mean():.2f}" + (
+                f" +- {others.std(ddof=1):.2f}" if len(others) > 1 else "") + f" ({len(others)})"
+            diff = "-" if not len(others) or math.isnan(own) else f"{100 * own - others.mean():+.2f}"
+            lines.append(f"| {name} | {'test' if split == 1 else 'val'} | {'best' if best == 1 else 'last'} | "
+                         f"{int(epoch)} | {int(m)} | {'-' if math.isnan(own) else f'{100 * own:.2f}'} | {other} | {diff} |")
     return "\n".join(lines)
 
 
