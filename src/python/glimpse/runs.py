@@ -164,7 +164,7 @@ def load_params(path):
 
 
 def load_run(path):
-    """One run as a dict: config (dict), train/eval/diagnostics (DataFrames), trajectories and
+    """One run as a dict: config (dict), train/eval/diagnostics/evaluations (DataFrames), trajectories and
     attention (dicts of arrays)."""
     check_file(path)
     with h5py.File(path, "r", locking=False) as f:
