@@ -8,6 +8,7 @@
 
 #include "src/cli/commands.h"
 #include "src/cli/options.h"
+#include "src/core/config.h"
 #include "src/train/run_config.h"
 #include "src/core/error.h"
 #include "src/core/version.h"
@@ -27,7 +28,7 @@ int RunEval(int argc, char** argv) {
       "a run trained with --average keeps its parameter average there, and its training parameters in last)")(
       "data-dir", po::value<std::string>(), "data folder, if not the one the run was trained with")(
       "threads", po::value<int>(), "threads (default: as trained; see train --parallel)")(
-      "canvas-seed", po::value<std::uint64_t>(),
+      "canvas-seed", po::value<std::string>(),
       "draw the split's canvases (positions, clutter) from this seed instead of the run's (same digits and "
       "weights; M > 1 also samples its episodes from it); recorded as /evaluations/canvas_seed")(
       "no-record", "do not append the result to the run file's /evaluations");
@@ -52,7 +53,7 @@ int RunEval(int argc, char** argv) {
     if (vm.count("data-dir")) cfg.data_dir = vm["data-dir"].as<std::string>();
     if (vm.count("threads")) cfg.threads = vm["threads"].as<int>();
     // The task (and the evaluation's sampling stream) is seeded by cfg.seed; the weights come from the file.
-    if (vm.count("canvas-seed")) cfg.seed = vm["canvas-seed"].as<std::uint64_t>();
+    if (vm.count("canvas-seed")) cfg.seed = ParseSeed("canvas-seed", vm["canvas-seed"].as<std::string>());
     canvas_seed = cfg.seed;
     cfg.init_from.clear();  // the weights are this run's checkpoint: a curriculum's start run need not exist
     Trainer trainer(cfg, nullptr, false);

@@ -10,6 +10,10 @@ namespace {
 
 template <class T>
 T ParseNumber(const std::string& name, const std::string& s) {
+  // An unsigned read of "-1" succeeds in C++ streams and wraps to the largest value: refused instead.
+  if constexpr (std::is_unsigned<T>::value)
+    if (s.find('-') != std::string::npos)
+      Fail("option --", name, ": expected a whole number of at least 0, found '", s, "'");
   std::istringstream is(s);
   T v{};
   is >> v;
@@ -57,6 +61,9 @@ std::string Text(const T& v) {
 
 std::string ValueText(double v) { return ToText(v); }
 std::string ValueText(std::int64_t v) { return ToText(v); }
+std::uint64_t ParseSeed(const std::string& option, const std::string& text) {
+  return ParseNumber<std::uint64_t>(option, text);
+}
 
 template <class T>
 OptionSpec Num(const char* name, const char* group, const char* help, T ExperimentConfig::*f) {

@@ -108,5 +108,7 @@ struct KindOption {
 // Text for a value that reads back as the same value (0.1, not 0.10000000000000001).
 std::string ValueText(double v);
 std::string ValueText(std::int64_t v);
+// A seed given as text, as --seed reads it (a whole number of at least 0); Error naming --option if not.
+std::uint64_t ParseSeed(const std::string& option, const std::string& text);
 
 }  // namespace glimpse

@@ -90,6 +90,7 @@ TEST_CASE("train refuses impossible configurations before creating any file", "[
       {"--std -1", "option --std"},               {"--scales 0", "option --scales"},
       {"--batch 0", "option --batch"},            {"--core gru", "expected rnn|lstm"},
       {"--glimpses two", "expected a whole number"}, {"--env mnist99", "option --env"},
+      {"--seed -1", "option --seed: expected a whole number of at least 0"},
       {"--context 29", "option --context: expected 0 (off) to 28"},
       {"--env strip5 --attention soft --context 4", "strip5's query model has no context network"},
       {"--attention stn --stn-sampler nearest", "option --stn-sampler"},
@@ -231,6 +232,9 @@ TEST_CASE("eval --canvas-seed: the same weights on the split's canvases drawn fr
   CHECK_THAT(r.output, Catch::Contains("canvases of seed 4"));
   const RunFile f(run, RunFile::Mode::kReadOnly);
   CHECK(f.ReadSeries("/evaluations", "canvas_seed") == std::vector<double>{3, 3, 4});
+  r = RunGlimpse("eval --run " + run + " --canvas-seed -1");  // not a seed (a plain read would wrap it)
+  CHECK(r.code == 1);
+  CHECK_THAT(r.output, Catch::Contains("option --canvas-seed: expected a whole number of at least 0"));
 }
 
 TEST_CASE("slim writes a smaller copy that evaluates the same and refuses to resume", "[cli][slim]") {
