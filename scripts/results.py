@@ -46,7 +46,8 @@ def main(argv):
     if argv[0] == "--selection":
         argv, last = argv[1:], 10
         if argv and argv[0].startswith("--last="):
-            last = int(argv[0].split("=", 1)[1])
+            value = argv[0].split("=", 1)[1]
+            last = int(value) if value.isdigit() else 0
             if last < 1:
                 print("results.py: --last needs a positive number of evaluations", file=sys.stderr)
                 return 2
