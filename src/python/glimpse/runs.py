@@ -245,6 +245,17 @@ def configuration_groups(df):
     return groups
 
 
+def configuration_id(row):
+    """A configuration's name: a row's run id (else its file name) less the seed suffix -sN."""
+    return re.sub(r"-s[0-9]+$", "", str(row.get("run-id", "") or row["run"]))
+
+
+def _percent_mean_std(values):
+    """Fractions as "mean +- std" in % (the sample std; the mean alone for one value)."""
+    v = 100 * np.asarray(values, dtype=float)
+    return f"{v.mean():.2f}" + (f" +- {v.std(ddof=1):.2f}" if len(v) > 1 else "")
+
+
 def group_seeds(df, value="test_error_at_best"):
     """Pools the rows of load_runs / load_experiment that differ only in seed: one row per
     configuration with n, mean, std (sample), ci95 (half-width of the 95% interval of the mean,
@@ -258,9 +269,8 @@ def group_seeds(df, value="test_error_at_best"):
         std = float(v.std(ddof=1)) if n > 1 else math.nan
         ci = (T95[n - 2] if 2 <= n <= 31 else 1.96) * std / math.sqrt(n) if n > 1 else math.nan
         first = members[0]
-        rid = str(first.get("run-id", "") or first["run"])
         out.append({**{k: first[k] for k in ("env", "attention", "baseline", "samples", "glimpses") if k in first},
-                    "id": re.sub(r"-s[0-9]+$", "", rid),
+                    "id": configuration_id(first),
                     "runs": [m["run"] for m in members], "n": n, "mean": float(v.mean()) if n else math.nan,
                     "std": std, "ci95": ci, "best_val_mean": float(bv.mean()) if len(bv) else math.nan,
                     "best_val_std": float(bv.std(ddof=1)) if len(bv) > 1 else math.nan,
@@ -294,9 +304,9 @@ def last_evaluations(run_row, last):
     """Mean validation and test error (fractions) over a run's last `last` evaluations (all of them
     when it has fewer): a figure that no selection touched, to read the selected one against."""
     ev = run_row["eval"]
-    tail = ev.iloc[-last:] if len(ev) else ev
-    if not len(tail):
+    if not len(ev):
         return math.nan, math.nan
+    tail = ev.iloc[-last:]
     return float(tail["val_error"].mean()), float(tail["test_error"].mean())
 
 
@@ -312,15 +322,15 @@ def selection_table(df, last=10):
     what separates the two splits without selection. Reads only; chooses nothing."""
     lines = [f"| env | run | epochs | n | selected: val % | its test % | gap | last {last}: val % | test % | gap | "
              "test, selected - last |", "|---|---|---|---|---|---|---|---|---|---|---|"]
-    pm = lambda v: f"{100 * np.mean(v):.2f}" + (f" +- {100 * np.std(v, ddof=1):.2f}" if len(v) > 1 else "")  # noqa: E731
+    pm = _percent_mean_std
     rows = []
     for members in configuration_groups(df).values():
         first = members[0]
         sel_v = np.array([m["best_val_error"] for m in members])
         sel_t = np.array([m["test_error_at_best"] for m in members])
         tails = np.array([last_evaluations(m, last) for m in members])
-        rid = re.sub(r"-s[0-9]+$", "", str(first.get("run-id", "") or first["run"]))
-        rows.append((float(np.mean(sel_v)), f"| {first.get('env', '')} | {rid} | {first.get('epochs', '')} | {len(members)} | ",
+        rows.append((float(np.mean(sel_v)),
+                     f"| {first.get('env', '')} | {configuration_id(first)} | {first.get('epochs', '')} | {len(members)} | ",
                      sel_v, sel_t, tails[:, 0], tails[:, 1]))
     for _, head, sv, st, lv, lt in sorted(rows, key=lambda r: r[0]):
         lines.append(f"{head}{pm(sv)} | {pm(st)} | {pm(st - sv)} | {pm(lv)} | {pm(lt)} | {pm(lt - lv)} | {pm(st - lt)} |")
@@ -345,10 +355,9 @@ def evaluations_table(runs):
         for (split, best, epoch, m), g in ev.groupby(["split", "best", "epoch", "samples"], sort=False):
             by_seed = g.groupby("canvas")["error"].last()
             own = by_seed.get(own_seed, math.nan)
-            others = 100 * by_seed.drop(own_seed, errors="ignore").to_numpy()
-            other = "-" if not len(others) else f"{others.mean():.2f}" + (
-                f" +- {others.std(ddof=1):.2f}" if len(others) > 1 else "") + f" ({len(others)})"
-            diff = "-" if not len(others) or math.isnan(own) else f"{100 * own - others.mean():+.2f}"
+            others = by_seed.drop(own_seed, errors="ignore").to_numpy()
+            other = "-" if not len(others) else f"{_percent_mean_std(others)} ({len(others)})"
+            diff = "-" if not len(others) or math.isnan(own) else f"{100 * (own - others.mean()):+.2f}"
             lines.append(f"| {name} | {'test' if split == 1 else 'val'} | {'best' if best == 1 else 'last'} | "
                          f"{int(epoch)} | {int(m)} | {'-' if math.isnan(own) else f'{100 * own:.2f}'} | {other} | {diff} |")
     return "\n".join(lines)
