@@ -14,8 +14,12 @@ namespace {
 
 // Options that may change when a run is resumed; everything else defines the run.
 bool ResumeMayChange(const std::string& name) {
-  return name == "epochs" || name == "threads" || name == "parallel" || name == "log-every" || name == "data-dir";
+  return name == "epochs" || name == "threads" || name == "parallel" || name == "log-every" || name == "data-dir" ||
+         name == "denormals";
 }
+
+// Options whose new value holds for the rest of the run, not only this leg: stored over the old one.
+bool ResumeStores(const std::string& name) { return name == "epochs" || name == "denormals"; }
 
 // The test error of the last parameters (with --average, of the last parameter average).
 void PrintFinal(Trainer& t) {
@@ -38,7 +42,7 @@ int RunTrain(int argc, char** argv) {
   ExperimentConfig cfg;
   if (!ParseWithConfig(argc, argv, desc,
                        "glimpse train [--config FILE.ini] --out RUN.h5 [--force] [options]\n"
-                       "       glimpse train --resume RUN.h5 [--epochs E] [--threads N]",
+                       "       glimpse train --resume RUN.h5 [--epochs E] [--threads N] [--denormals flush|keep]",
                        vm, cfg))
     return 0;
 
@@ -53,10 +57,13 @@ int RunTrain(int argc, char** argv) {
     for (const auto& spec : ConfigOptions()) {
       if (!vm.count(spec.name)) continue;
       Check(ResumeMayChange(spec.name), "--", spec.name, " cannot change when resuming (only --epochs, ",
-            "--threads, --parallel, --log-every and --data-dir can); start a new run with --out instead");
+            "--threads, --parallel, --log-every, --data-dir and --denormals can); start a new run with --out ",
+            "instead");
       spec.set(stored, vm[spec.name].as<std::string>());
-      if (spec.name == "epochs") file.SetAttribute("/", "epochs", spec.get(stored));
     }
+    Validate(stored);  // before a changed value is stored in the file
+    for (const auto& spec : ConfigOptions())
+      if (vm.count(spec.name) && ResumeStores(spec.name)) file.SetAttribute("/", spec.name, spec.get(stored));
     Trainer trainer(stored, &file, /*resume=*/true);
     std::cout << "resuming '" << path << "' at epoch " << trainer.epoch() << ", step " << trainer.step() << "\n";
     trainer.Run();

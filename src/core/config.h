@@ -62,6 +62,7 @@ struct ExperimentConfig {
   // system
   int threads = 0;  // 0 = all cores
   std::string parallel = "data";  // data (image tasks: a model replica per thread) | blas
+  std::string denormals = "flush";  // flush | keep subnormal floats (src/core/denormals.h)
   int log_every = 100;
   int eval_every = 1;       // epochs between validation passes
   int val_images = 10000;   // validation images per pass

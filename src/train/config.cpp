@@ -136,6 +136,12 @@ std::vector<OptionSpec> MakeOptions() {
           "on its share of the batch's rows with one BLAS thread; same draws, gradients equal up "
           "to float rounding) | blas (one model; the matrix products use all the threads)",
           &C::parallel),
+      Str("denormals", "system",
+          "subnormal floats (below 1.2e-38): flush (to zero, x86 FTZ/DAZ; late in training several times "
+          "faster) | keep (as IEEE 754 says; every run made before this option existed kept them, and a run "
+          "file without the option resumes and evaluates with keep). May change on --resume; each leg "
+          "records its mode",
+          &C::denormals),
       Num("log-every", "system", "steps between progress lines and /train records", &C::log_every),
       Num("eval-every", "system", "epochs between validation passes", &C::eval_every),
       Num("val-images", "system", "validation images per pass (at most 10,000)", &C::val_images),
@@ -239,6 +245,7 @@ void Validate(const ExperimentConfig& c) {
   CheckRange(c.epochs, 1, 1 << 20, "option --epochs");
   CheckRange(c.threads, 0, 1024, "option --threads");
   OneOf("parallel", c.parallel, {"data", "blas"});
+  OneOf("denormals", c.denormals, {"flush", "keep"});
   CheckRange(c.log_every, 1, 1 << 30, "option --log-every");
   CheckRange(c.eval_every, 1, 1 << 20, "option --eval-every");
   CheckRange(c.val_images, 1, 10000, "option --val-images");

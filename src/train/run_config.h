@@ -6,11 +6,13 @@
 
 namespace glimpse {
 
-// The options stored as root attributes of a run file; other attributes are ignored.
+// The options stored as root attributes of a run file; other attributes are ignored. An option
+// added after a file was written takes the value that reproduces how that file was made, not
+// today's default: --denormals keep.
 inline ExperimentConfig ConfigFromRun(const RunFile& file) {
   ExperimentConfig cfg;
   const auto attrs = file.Attributes("/");
-  std::map<std::string, std::string> kv;
+  std::map<std::string, std::string> kv = {{"denormals", "keep"}};
   for (const auto& spec : ConfigOptions())
     if (attrs.count(spec.name)) kv[spec.name] = attrs.at(spec.name);
   ApplyKeyValues(cfg, kv);

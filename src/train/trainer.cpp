@@ -86,7 +86,8 @@ class SwappedIn {
 }  // namespace
 
 Trainer::Trainer(const ExperimentConfig& cfg, RunFile* file, bool resume)
-    : cfg_(cfg), file_(file), data_rng_(cfg.seed, "data"), policy_rng_(cfg.seed, "policy") {
+    : cfg_(cfg), denormals_(cfg.denormals == "flush"), file_(file), data_rng_(cfg.seed, "data"),
+      policy_rng_(cfg.seed, "policy") {
   Validate(cfg_);
   logger_ = file_ ? std::unique_ptr<RunLogger>(std::make_unique<RunFileLogger>(*file_)) : std::make_unique<NullLogger>();
   const TaskKind& task_kind = Tasks().Get(cfg_.env);
@@ -269,11 +270,14 @@ void Trainer::RecordLeg() {
                                   {"epochs", static_cast<double>(cfg_.epochs)},
                                   {"threads", static_cast<double>(ResolvedThreads(cfg_))},
                                   {"data_parallel", cfg_.parallel == "data" ? 1.0 : 0.0}});
-  logger_->GroupAttribute("/provenance", "commit_" + std::to_string(leg), SourceCommit());
-  logger_->GroupAttribute("/provenance", "version_" + std::to_string(leg), Version());
-  logger_->GroupAttribute("/provenance", "utc_" + std::to_string(leg), UtcNow());
-  logger_->GroupAttribute("/provenance", "cpu_" + std::to_string(leg), CpuModel());
-  logger_->GroupAttribute("/provenance", "blas_" + std::to_string(leg), BlasBuild());
+  const std::string n = std::to_string(leg);
+  logger_->GroupAttribute("/provenance", "commit_" + n, SourceCommit());
+  logger_->GroupAttribute("/provenance", "version_" + n, Version());
+  logger_->GroupAttribute("/provenance", "utc_" + n, UtcNow());
+  logger_->GroupAttribute("/provenance", "cpu_" + n, CpuModel());
+  logger_->GroupAttribute("/provenance", "blas_" + n, BlasBuild());
+  // The mode in effect on this thread (keep where the CPU cannot flush), not only the one asked for.
+  logger_->GroupAttribute("/provenance", "denormals_" + n, FlushingDenormals() ? "flush" : "keep");
 }
 
 void Trainer::HandleDivergence(const std::string& what) {

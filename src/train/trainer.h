@@ -25,6 +25,7 @@
 #include "src/core/optimizer.h"
 #include "src/core/schedule.h"
 #include "src/core/weight_average.h"
+#include "src/core/denormals.h"
 #include "src/core/worker_pool.h"
 #include "src/train/agent.h"
 #include "src/train/config.h"
@@ -55,6 +56,8 @@ class Trainer {
  public:
   // Builds data, task, model and optimizer from cfg (validated). With a RunFile, a new run writes
   // its configuration; with resume, the last checkpoint is loaded and later rows are dropped.
+  // Sets the calling thread's --denormals mode (src/core/denormals.h) before it starts its workers,
+  // which inherit it; the caller's mode is back when the Trainer is gone.
   Trainer(const ExperimentConfig& cfg, RunFile* file, bool resume);
   ~Trainer();
 
@@ -130,6 +133,7 @@ class Trainer {
   int StepsPerEpoch() const;
 
   ExperimentConfig cfg_;
+  DenormalMode denormals_;             // --denormals on this thread, and on the workers started after it
   RunFile* file_;                      // checkpoints and resume; null: none
   std::unique_ptr<RunLogger> logger_;  // over file_, or a NullLogger
   DigitDataset data_;

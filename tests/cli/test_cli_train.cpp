@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "src/core/blas.h"
+#include "src/core/denormals.h"
 #include "src/train/checkpoint.h"
 #include "src/train/run_file.h"
 #include "tests/cli/cli_helpers.h"
@@ -155,6 +156,40 @@ TEST_CASE("The best-by-validation checkpoint, every eval recorded, every leg's p
   // Each leg names its machine: the CPU model and OpenBLAS's build and kernel.
   for (const char* key : {"cpu_0", "cpu_1", "blas_0", "blas_1"}) CHECK(f.Attributes("/provenance").count(key) == 1);
   CHECK(f.Attributes("/provenance").at("blas_1") == BlasBuild());
+  CHECK(RunGlimpse("verify " + run).code == 0);
+}
+
+TEST_CASE("--denormals: flush by default, may change on resume, each leg records its mode", "[cli][train][denormals]") {
+  const std::string run = TempDir() + "/glimpse_cli_denormals.h5";
+  std::remove(run.c_str());
+  REQUIRE(RunGlimpse("train --out " + run + " --epochs 1" + Small()).code == 0);
+  {
+    const RunFile f(run, RunFile::Mode::kReadOnly);
+    CHECK(f.Attributes("/").at("denormals") == "flush");
+    CHECK(f.Attributes("/provenance").at("denormals_0") == (CanFlushDenormals() ? "flush" : "keep"));
+  }
+  // A bad value is refused before anything is stored; a good one holds for the rest of the run.
+  auto bad = RunGlimpse("train --resume " + run + " --epochs 2 --denormals off");
+  CHECK(bad.code != 0);
+  CHECK_THAT(bad.output, Catch::Contains("--denormals"));
+  REQUIRE(RunGlimpse("train --resume " + run + " --epochs 2 --denormals keep").code == 0);
+  REQUIRE(RunGlimpse("train --resume " + run + " --epochs 3").code == 0);
+  {
+    const RunFile f(run, RunFile::Mode::kReadOnly);
+    CHECK(f.Attributes("/").at("denormals") == "keep");
+    CHECK(f.ReadSeries("/provenance", "from_epoch") == std::vector<double>{0, 1, 2});
+    CHECK(f.Attributes("/provenance").at("denormals_1") == "keep");
+    CHECK(f.Attributes("/provenance").at("denormals_2") == "keep");
+  }
+  // A run file from before the option (no attribute) resumes as it was made: keeping subnormals.
+  const hid_t h = H5Fopen(run.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+  REQUIRE(h >= 0);
+  REQUIRE(H5Adelete(h, "denormals") >= 0);
+  H5Fclose(h);
+  REQUIRE(RunGlimpse("train --resume " + run + " --epochs 4").code == 0);
+  const RunFile f(run, RunFile::Mode::kReadOnly);
+  CHECK(f.Attributes("/").count("denormals") == 0);
+  CHECK(f.Attributes("/provenance").at("denormals_3") == "keep");
   CHECK(RunGlimpse("verify " + run).code == 0);
 }
 

@@ -406,3 +406,25 @@ TEST_CASE("pairs100 evaluations record the per-digit error beside the sequence e
   CHECK(digit >= sequence / 2);
   CHECK(digit > 0);
 }
+
+TEST_CASE("A Trainer flushes subnormals while it lives (--denormals) and gives the caller its mode back",
+          "[train][denormals]") {
+  if (!CanFlushDenormals()) return;
+  const DenormalMode caller(false);
+  for (const std::string mode : {"flush", "keep"}) {
+    ExperimentConfig c = SmallConfig();
+    c.denormals = mode;
+    {
+      Trainer t(c, nullptr, false);
+      CHECK(FlushingDenormals() == (mode == "flush"));
+      t.Bench(2);
+      CHECK(FlushingDenormals() == (mode == "flush"));
+    }
+    CHECK_FALSE(FlushingDenormals());
+  }
+  // Both modes train the small model to finite, nearly equal parameters (nothing here is that small).
+  ExperimentConfig keep = SmallConfig();
+  keep.denormals = "keep";
+  const auto a = FinalParams(keep), b = FinalParams(SmallConfig());
+  CHECK(MaxAbsDiff(a, b) < 1e-4);
+}
