@@ -23,7 +23,7 @@ float SubnormalTimesOne() {
 
 }  // namespace
 
-TEST_CASE("Flushing turns subnormal results and inputs into 0; keeping leaves them", "[core][denormals]") {
+TEST_CASE("Flushing turns subnormal results and inputs into 0, keeping leaves them", "[core][denormals]") {
   if (!CanFlushDenormals()) {
     WARN("this CPU build cannot flush subnormals; --denormals flush keeps them");
     CHECK_FALSE(FlushingDenormals());
