@@ -1,12 +1,12 @@
 // Subnormal ("denormal") floats, |x| < 1.2e-38 in float: whether the CPU flushes them to zero.
 //
 // x86 cores compute with a subnormal input or result about 100 times slower than with a normal one.
-// Late in training many values are that small (Adam's first moment of weights whose gradient has
-// been zero for a while, softmax probabilities of ruled-out classes, saturated gates and their
-// gradients), and a run slows down as it learns: a cluttered60 run late in its schedule trained at
-// about a third of the speed it had with flushing (README, "Speed"). Flushing sets the x86 MXCSR
-// bits FTZ (a subnormal result becomes 0) and DAZ (a subnormal input reads as 0). Values that small
-// are 0 for every use this project has; but a flushed run is a different run, bit for bit.
+// A trained model can be full of them: from the trained weights of the cluttered60 spatial
+// transformer with an LSTM core, the backward pass's matrix products ran at a fifth of their speed and
+// training at a third (README, "Performance"); Adam's first moment of such a run held 10-13%
+// subnormals. Other trained models measured there did not slow down. Flushing sets the x86 MXCSR bits
+// FTZ (a subnormal result becomes 0) and DAZ (a subnormal input reads as 0). No result of this
+// project depends on values that small, but a flushed run is a different run, bit for bit.
 //
 // The bits belong to a thread. Threads started after a change inherit it (Linux copies the
 // floating-point state into a new thread), so the Trainer sets it before it starts its workers.
