@@ -2,6 +2,7 @@
 // continue one with --resume.
 #include <iomanip>
 #include <iostream>
+#include <iterator>
 
 #include "src/cli/commands.h"
 #include "src/cli/config_options.h"
@@ -12,14 +13,29 @@
 namespace glimpse::cli {
 namespace {
 
-// Options that may change when a run is resumed; everything else defines the run.
-bool ResumeMayChange(const std::string& name) {
-  return name == "epochs" || name == "threads" || name == "parallel" || name == "log-every" || name == "data-dir" ||
-         name == "denormals";
+// Options that may change when a run is resumed; everything else defines the run. `stored`: the new
+// value holds for the rest of the run, not only this leg, so it is stored over the old one.
+struct Resumable {
+  const char* name;
+  bool stored;
+};
+constexpr Resumable kResumable[] = {{"epochs", true},     {"threads", false},  {"parallel", false},
+                                    {"log-every", false}, {"data-dir", false}, {"denormals", true}};
+
+const Resumable* FindResumable(const std::string& name) {
+  for (const Resumable& r : kResumable)
+    if (name == r.name) return &r;
+  return nullptr;
 }
 
-// Options whose new value holds for the rest of the run, not only this leg: stored over the old one.
-bool ResumeStores(const std::string& name) { return name == "epochs" || name == "denormals"; }
+// "--epochs, --threads, ... and --denormals", for the message that refuses any other option.
+std::string ResumableNames() {
+  std::string s;
+  const std::size_t n = std::size(kResumable);
+  for (std::size_t i = 0; i < n; ++i)
+    s += std::string(i == 0 ? "" : i + 1 == n ? " and " : ", ") + "--" + kResumable[i].name;
+  return s;
+}
 
 // The test error of the last parameters (with --average, of the last parameter average).
 void PrintFinal(Trainer& t) {
@@ -56,14 +72,13 @@ int RunTrain(int argc, char** argv) {
     ExperimentConfig stored = ConfigFromRun(file);
     for (const auto& spec : ConfigOptions()) {
       if (!vm.count(spec.name)) continue;
-      Check(ResumeMayChange(spec.name), "--", spec.name, " cannot change when resuming (only --epochs, ",
-            "--threads, --parallel, --log-every, --data-dir and --denormals can); start a new run with --out ",
-            "instead");
+      Check(FindResumable(spec.name) != nullptr, "--", spec.name, " cannot change when resuming (only ",
+            ResumableNames(), " can); start a new run with --out instead");
       spec.set(stored, vm[spec.name].as<std::string>());
     }
     Validate(stored);  // before a changed value is stored in the file
     for (const auto& spec : ConfigOptions())
-      if (vm.count(spec.name) && ResumeStores(spec.name)) file.SetAttribute("/", spec.name, spec.get(stored));
+      if (vm.count(spec.name) && FindResumable(spec.name)->stored) file.SetAttribute("/", spec.name, spec.get(stored));
     Trainer trainer(stored, &file, /*resume=*/true);
     std::cout << "resuming '" << path << "' at epoch " << trainer.epoch() << ", step " << trainer.step() << "\n";
     trainer.Run();
