@@ -50,6 +50,7 @@ class DrawRead : public Sensor<T> {
   std::string name() const override { return "draw"; }
   int param_size() const override { return 5; }
   int glimpse_size() const override { return k_ * n_ * n_; }
+  int glimpse_channels() const override { return k_; }
   int scales() const { return k_; }
   // Centred, variance initial_sigma^2 (the finest scale's), the coarsest scale's stride spanning the
   // image, gamma 1.

@@ -33,6 +33,7 @@ class GumbelGrid : public Sensor<T> {
   std::string name() const override { return "gumbel"; }
   int param_size() const override { return n_ * n_; }
   int glimpse_size() const override { return retina_.glimpse_size(); }
+  int glimpse_channels() const override { return retina_.glimpse_channels(); }
   ReadNoise read_noise() const override { return {ReadNoise::Kind::kGumbel, 1.0}; }
   std::vector<T> InitialParams() const override { return std::vector<T>(n_ * n_, T(0)); }  // uniform
   void SetProgress(double fraction) override { tau_ = tau0_ * std::pow(tau1_ / tau0_, std::clamp(fraction, 0.0, 1.0)); }

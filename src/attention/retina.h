@@ -37,6 +37,7 @@ class Retina : public Sensor<T> {
   std::string name() const override { return "retina"; }
   int param_size() const override { return 2; }
   int glimpse_size() const override { return k_ * g_ * g_; }
+  int glimpse_channels() const override { return k_; }
   int patch() const { return g_; }
   int scales() const { return k_; }
 

@@ -37,6 +37,8 @@ class Sensor {
   virtual std::string name() const = 0;
   virtual int param_size() const = 0;    // P
   virtual int glimpse_size() const = 0;  // D
+  // C of the glimpse's layout (B, C, S, S), D = C S S: the scales of a multi-scale read.
+  virtual int glimpse_channels() const { return 1; }
   // A new, empty cache of this sensor's kind, or null when it needs none. Made once by the caller.
   virtual std::unique_ptr<SensorCache> MakeCache() const { return nullptr; }
   // Called once per batch of images before its Reads (T of them per episode): fills cache (from

@@ -54,6 +54,7 @@ class SpatialTransformer : public Sensor<T> {
   std::string name() const override { return "stn"; }
   int param_size() const override { return mode_ == Mode::kAffine ? 6 : mode_ == Mode::kTranslation ? 2 : 3; }
   int glimpse_size() const override { return k_ * g_ * g_; }
+  int glimpse_channels() const override { return k_; }
 
   std::vector<T> InitialParams() const override {
     if (mode_ == Mode::kTranslation) return {0, 0};  // the centre

@@ -38,6 +38,7 @@ struct ExperimentConfig {
   std::string core = "rnn";  // a registered core (src/model/cores.h)
   int hidden = 256;          // core state size
   int glimpse_hidden = 128;  // h_g and h_l sizes (RAM: 128)
+  std::string glimpse_net = "fc";  // the glimpse network's image path (src/model/glimpse_encoder.h)
   int context = 0;           // DRAM's context network: side of its view of the whole canvas (0 = none)
   double context_fade = 0;   // fraction of training over which the context's h_0 fades to 0 (0 = never)
   std::string init_from;     // a run file whose validation-selected parameters start this run (curriculum)

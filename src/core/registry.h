@@ -1,5 +1,5 @@
-// Registry<Kind>: the registered kinds of one axis (task, attention, location policy, core,
-// baseline, optimizer, schedule, agent), in registration order.
+// Registry<Kind>: the registered kinds of one axis (task, attention, location policy, core, glimpse
+// network, baseline, reward, optimizer, schedule, agent), in registration order.
 //
 // A kind is a value that starts with a KindInfo: its name (the option value that selects it), a
 // one-line help, the option rows it owns (listed by --help, stored in run files), its own validation

@@ -7,6 +7,7 @@
 #include "src/attention/attentions.h"
 #include "src/attention/whole_canvas.h"
 #include "src/model/cores.h"
+#include "src/model/fc_encoder.h"
 #include "src/rl/policies.h"
 #include "src/nn/softmax_xent.h"
 
@@ -14,14 +15,16 @@ namespace glimpse {
 
 template <class T>
 AttentionModel<T>::AttentionModel(const ModelSpec& spec, std::unique_ptr<Sensor<T>> sensor,
-                                  std::unique_ptr<LocationPolicy<T>> policy, std::unique_ptr<Sensor<T>> context_view)
+                                  std::unique_ptr<LocationPolicy<T>> policy, std::unique_ptr<Sensor<T>> context_view,
+                                  std::unique_ptr<GlimpseEncoder<T>> encoder)
     : spec_(spec),
       sensor_(std::move(sensor)),
       policy_(std::move(policy)),
       P_(sensor_->param_size()),
       D_(sensor_->glimpse_size()),
       K_(policy_ ? policy_->head_size() : sensor_->param_size()),
-      glimpse_(store_, "glimpse", D_, P_, spec.glimpse_hidden, spec.hidden),
+      glimpse_(store_, "glimpse", encoder ? std::move(encoder) : std::make_unique<FcEncoder<T>>(D_, spec.glimpse_hidden),
+               P_, spec.glimpse_hidden, spec.hidden),
       core_(Cores<T>().Get(spec.core).make(store_, "core", spec.hidden, spec.hidden)),
       location_(store_, "location.fc", spec.hidden, K_),
       action_(store_, "action.fc", spec.hidden, spec.classes),
@@ -66,6 +69,8 @@ void AttentionModel<T>::Prepare(int rows, Rollout<T>& r) const {
   EnsureShape(r.x, TN, static_cast<std::size_t>(D_));
   EnsureShape(r.hg, TN, Gh);
   EnsureShape(r.hl, TN, Gh);
+  EnsureShape(r.glimpse_cache, TN, static_cast<std::size_t>(glimpse_.cache_size()));
+  if (r.glimpse_scratch.size() < glimpse_.scratch_size()) r.glimpse_scratch.resize(glimpse_.scratch_size());
   EnsureShape(r.g, TN, Hd);
   core_->Prepare(spec_.steps, rows, r.core);
   EnsureShape(r.baseline, TN, 1);
@@ -216,7 +221,8 @@ void AttentionModel<T>::ForwardDrawn(const T* images, int rows, int height, int 
       for (std::size_t i = 0; i < nP; ++i) read[i] = std::clamp(loc[i], T(-1), T(1));
     }
     timed([&] { sensor_->Read(images, rows, height, width, read, r.block(r.x, t), r.sensor.cache.get()); });
-    glimpse_.Forward(r.block(r.x, t), read, rows, r.block(r.hg, t), r.block(r.hl, t), r.block(r.g, t));
+    glimpse_.Forward(r.block(r.x, t), read, rows, r.block(r.hg, t), r.block(r.hl, t), r.block(r.g, t),
+                     r.block(r.glimpse_cache, t), r.glimpse_scratch.data());
     core_->Step(t, r.block(r.g, t), r.core);
   }
   // Baselines b_t from h_{t-1}, t = 1..T: one product over all steps.
@@ -252,7 +258,7 @@ void AttentionModel<T>::Backward(Rollout<T>& r) const {
   core_->Backward(r.g.data(), r.dH.data(), r.core, r.dg.data());
   ContextBackward(r);
   glimpse_.Backward(r.x.data(), r.read.data(), r.hg.data(), r.hl.data(), r.g.data(), r.dg.data(), TN,
-                    r.dhg.data(), r.dhl.data(), nullptr, nullptr);
+                    r.dhg.data(), r.dhl.data(), nullptr, nullptr, r.glimpse_cache.data(), r.glimpse_scratch.data());
   // Baseline regression -> baseline network only.
   baseline_.BackwardParams(r.core.h_at(0), r.dbaseline.data(), TN);
 }
@@ -279,7 +285,8 @@ void AttentionModel<T>::BackwardThroughReads(Rollout<T>& r) const {
     core_->BackwardInputStep(t, r.core, dg);
     T* dp = r.block(r.dpre, t);  // gradient at the read parameters p_t: from h_l ...
     glimpse_.Backward(r.block(r.x, t), r.block(r.read, t), r.block(r.hg, t), r.block(r.hl, t), r.block(r.g, t),
-                      dg, N, r.block(r.dhg, t), r.block(r.dhl, t), r.block(r.dx, t), dp);
+                      dg, N, r.block(r.dhg, t), r.block(r.dhl, t), r.block(r.dx, t), dp, r.block(r.glimpse_cache, t),
+                      r.glimpse_scratch.data());
     // ... and through the read itself.
     sensor_->Backward(r.images, N, r.height, r.width, r.block(r.read, t), r.block(r.dx, t), r.dread.data(), nullptr,
                       r.sensor.cache.get());
@@ -300,8 +307,15 @@ std::unique_ptr<AttentionModel<T>> MakeAttentionModel(const ModelSpec& spec, con
   if (kind.hard()) policy = Policies<T>().Get(PolicyOf(kind, cfg)).make(cfg);
   std::unique_ptr<Sensor<T>> context_view;
   if (spec.context > 0) context_view = std::make_unique<WholeCanvas<T>>(spec.context, 1, height, width);
-  return std::make_unique<AttentionModel<T>>(spec, kind.make(cfg, height, width), std::move(policy),
-                                             std::move(context_view));
+  std::unique_ptr<Sensor<T>> sensor = kind.make(cfg, height, width);
+  // The glimpse as C channels of S x S (every registered sensor's layout, Sensor::glimpse_channels).
+  const int D = sensor->glimpse_size(), C = sensor->glimpse_channels();
+  const int S = static_cast<int>(std::lround(std::sqrt(static_cast<double>(D) / C)));
+  Check(C * S * S == D, "option --glimpse-net: the glimpse of --attention ", cfg.attention, " (", D,
+        " values) is not ", C, " square channels");
+  auto encoder = GlimpseEncoders<T>().Get(cfg.glimpse_net).make(cfg, C, S, spec.glimpse_hidden);
+  return std::make_unique<AttentionModel<T>>(spec, std::move(sensor), std::move(policy), std::move(context_view),
+                                             std::move(encoder));
 }
 
 template class AttentionModel<float>;

@@ -70,9 +70,11 @@ class AttentionModel {
  public:
   // Registers and allocates all parameters; Init() draws them. policy is null exactly when the
   // sensor is differentiable. context_view: the sensor of the context network's view (output
-  // size V; its read parameters are ignored), required exactly when spec.context > 0.
+  // size V; its read parameters are ignored), required exactly when spec.context > 0. encoder: the
+  // glimpse network's image path for the sensor's glimpse (null: RAM's fc, FcEncoder).
   AttentionModel(const ModelSpec& spec, std::unique_ptr<Sensor<T>> sensor,
-                 std::unique_ptr<LocationPolicy<T>> policy, std::unique_ptr<Sensor<T>> context_view = nullptr);
+                 std::unique_ptr<LocationPolicy<T>> policy, std::unique_ptr<Sensor<T>> context_view = nullptr,
+                 std::unique_ptr<GlimpseEncoder<T>> encoder = nullptr);
 
   void Init(Rng& rng);
 
@@ -153,7 +155,7 @@ class AttentionModel {
 };
 
 // The model of the registered --attention of cfg (its sensor for an H x W canvas and, for hard
-// attention, its registered location policy).
+// attention, its registered location policy), with the registered --glimpse-net for its glimpse.
 template <class T>
 std::unique_ptr<AttentionModel<T>> MakeAttentionModel(const ModelSpec& spec, const ExperimentConfig& cfg, int height,
                                                       int width);

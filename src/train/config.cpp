@@ -9,6 +9,7 @@
 #include "src/core/schedule.h"
 #include "src/core/usable_cores.h"
 #include "src/model/cores.h"
+#include "src/model/glimpse_encoder.h"
 #include "src/rl/baseline.h"
 #include "src/rl/reward.h"
 #include "src/rl/policies.h"
@@ -44,6 +45,7 @@ void ForEachAxis(F&& f) {
   f(Attentions<float>());
   f(Policies<float>());
   f(Cores<float>());
+  f(GlimpseEncoders<float>());
   f(Baselines());
   f(Rewards());
   f(Optimizers());
@@ -90,6 +92,7 @@ std::vector<OptionSpec> MakeOptions() {
       Num("glimpse-hidden", "model",
           "glimpse network's h_g and h_l sizes (strip5: slot features and the answer network's hidden layer)",
           &C::glimpse_hidden),
+      Selector(GlimpseEncoders<float>(), "model", "glimpse network's image path h_g = f(glimpse)", &C::glimpse_net),
       Num("context", "model",
           "DRAM's context network (Ba et al. 2015): h_0 = tanh(W v + b), v the whole canvas box-filtered to "
           "N x N pixels, so the first location or read depends on the image (0 = off: h_0 = 0)",
@@ -214,6 +217,7 @@ void Validate(const ExperimentConfig& c) {
         " already trains it by backpropagation");
   CheckRange(c.grid, 1, 64, "option --grid");
   const CoreKind<float>& core = Cores<float>().Get(c.core);  // unknown names first, before the ranges
+  const GlimpseEncoderKind<float>& glimpse_net = GlimpseEncoders<float>().Get(c.glimpse_net);
   const BaselineKind& baseline = Baselines().Get(c.baseline);
   const RewardKind& reward = Rewards().Get(c.reward);
   const AgentKind& agent = Agents().Get(AgentOf(task, c));
@@ -269,6 +273,7 @@ void Validate(const ExperimentConfig& c) {
           " always looks at the same places, so more than one sample per image repeats the same episode; use 1");
   }
   ValidateKind(core, c);
+  ValidateKind(glimpse_net, c);
   ValidateKind(baseline, c);
   if (attention.hard())  // a baseline that needs the greedy episode needs a policy that has one
     Check(!baseline.make(c.samples)->greedy() || Policies<float>().Get(PolicyOf(attention, c)).make(c)->has_mean(),
@@ -301,7 +306,8 @@ std::vector<std::string> UnreadKindOptions(const ExperimentConfig& c) {
   const TaskKind& task = Tasks().Get(c.env);
   const AttentionKind<float>& attention = Attentions<float>().Get(c.attention);
   std::vector<const KindInfo*> selected = {&task, &Agents().Get(AgentOf(task, c)), &attention,
-                                           &Cores<float>().Get(c.core), &Baselines().Get(c.baseline),
+                                           &Cores<float>().Get(c.core), &GlimpseEncoders<float>().Get(c.glimpse_net),
+                                           &Baselines().Get(c.baseline),
                                            &Rewards().Get(c.reward), &Optimizers().Get(c.optimizer),
                                            &Schedules().Get(c.schedule)};
   if (attention.hard()) selected.push_back(&Policies<float>().Get(PolicyOf(attention, c)));

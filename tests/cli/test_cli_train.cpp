@@ -106,6 +106,8 @@ TEST_CASE("train refuses impossible configurations before creating any file", "[
       {"--attention random --baseline self-critical", "policy has none"},
       {"--attention gumbel --gumbel-tau 0", "option --gumbel-tau"},
       {"--attention pathwise --read-std -1", "option --read-std"},
+      {"--glimpse-net cnn", "option --glimpse-net: expected fc|conv"},
+      {"--glimpse-net conv --conv-filters 0", "option --conv-filters: expected 1 to 1024"},
   };
   for (const auto& [opt, msg] : bad) {
     INFO(opt);

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "src/attention/attentions.h"
+#include "src/model/glimpse_encoder.h"
 #include "tests/cli/cli_helpers.h"
 
 using namespace glimpse;
@@ -60,5 +61,20 @@ TEST_CASE("Every registered attention beats chance on translated60 within 50 tho
     const double error = TestError(r.output);
     INFO("test error " << error);
     CHECK(error < 0.8);
+  }
+}
+
+TEST_CASE("Every registered glimpse network learns mnist28 on real MNIST within seconds", "[cli][learning]") {
+  RequireMnist();
+  // The first test's run with each --glimpse-net (fc is that run again).
+  for (const auto& kind : GlimpseEncoders<float>()) {
+    INFO(kind.name);
+    const std::string run = TempDir() + "/glimpse_learning_net_" + kind.name + ".h5";
+    const auto r = RunGlimpse("train --config experiments/ram_mnist28/config.ini --glimpse-net " + kind.name +
+                              " --out " + run + " --force --epochs 2 --train-images 20000 --val-images 1000 --threads 2");
+    REQUIRE(r.code == 0);
+    const double error = TestError(r.output);
+    INFO("test error " << error);
+    CHECK(error < 0.5);
   }
 }

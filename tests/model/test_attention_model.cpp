@@ -6,6 +6,7 @@
 #include "src/attention/whole_canvas.h"
 #include "src/model/attention_model.h"
 #include "src/model/cores.h"
+#include "src/model/glimpse_encoder.h"
 #include "src/rl/estimator.h"
 #include "src/rl/gaussian_policy.h"
 #include "tests/gradcheck.h"
@@ -26,8 +27,10 @@ struct Fixture {
   Rollout<double> r;
   std::vector<double> reward;
 
-  // context > 0: with DRAM's context network over a context x context view.
-  explicit Fixture(const std::string& core, bool reinforce_into_core = false, int context = 0) {
+  // context > 0: with DRAM's context network over a context x context view. net: the registered
+  // --glimpse-net (conv with 2 filters).
+  explicit Fixture(const std::string& core, bool reinforce_into_core = false, int context = 0,
+                   const std::string& net = "fc") {
     spec.reinforce_into_core = reinforce_into_core;
     spec.context = context;
     spec.steps = 3;
@@ -35,9 +38,12 @@ struct Fixture {
     spec.hidden = 9;
     spec.classes = 4;
     spec.core = core;
+    ExperimentConfig cfg;
+    cfg.kind_options["conv-filters"] = "2";
     model = std::make_unique<AttentionModel<double>>(
         spec, std::make_unique<Retina<double>>(4, 2), std::make_unique<GaussianPolicy<double>>(0.2),
-        context > 0 ? std::make_unique<WholeCanvas<double>>(context, 1, kH, kW) : nullptr);
+        context > 0 ? std::make_unique<WholeCanvas<double>>(context, 1, kH, kW) : nullptr,
+        GlimpseEncoders<double>().Get(net).make(cfg, 2, 4, spec.glimpse_hidden));
     Rng rng(11, "init");
     model->Init(rng);
     images.resize(kN * kH * kW);
@@ -127,12 +133,14 @@ TEST_CASE("RAM gradient flow with --rl-into-core: REINFORCE reaches the core and
 
 TEST_CASE("RAM whole-model gradient check with the location samples held fixed",
           "[model][gradcheck]") {
+  for (const std::string& net : GlimpseEncoders<double>().Names())
   for (const int context : {0, 4})
   for (const bool into_core : {false, true})
   for (const char* core : {"rnn", "lstm"}) {
+    if (net != "fc" && (context == 0) == into_core) continue;  // other image paths: two of the four mixes
     INFO(core << (into_core ? ", REINFORCE into the core" : ", location input detached")
-              << (context ? ", context network" : ""));
-    Fixture f(core, into_core, context);
+              << (context ? ", context network" : "") << ", --glimpse-net " << net);
+    Fixture f(core, into_core, context, net);
     struct {
       double action = 1.0, reinforce = 0.7, baseline = 0.5;
     } w;
@@ -205,19 +213,23 @@ TEST_CASE("Policy-mean forward is deterministic and sampled forward follows the 
   for (double v : a.read) CHECK((v >= -1.0 && v <= 1.0));
 }
 
-TEST_CASE("Differentiable reads: whole-model gradient check for every registered read and core",
+TEST_CASE("Differentiable reads: whole-model gradient check for every registered read, core and glimpse network",
           "[model][gradcheck][differentiable]") {
   for (const auto& registered : Attentions<double>())
-  for (const std::string& core : Cores<double>().Names()) {
+  for (const std::string& core : Cores<double>().Names())
+  for (const std::string& net : GlimpseEncoders<double>().Names()) {
     if (registered.hard() || registered.straight_through) continue;  // (straight-through: test_gumbel_grid.cpp)
-    INFO(registered.name << " with the " << core << " core");
+    if (net != "fc" && core != "lstm") continue;  // other image paths: with one core
+    INFO(registered.name << " with the " << core << " core and --glimpse-net " << net);
     ModelSpec spec;
     spec.steps = 3;
     spec.glimpse_hidden = 6;
     spec.hidden = 7;
     spec.classes = 4;
     spec.core = core;
-    const ExperimentConfig cfg = SmallReads(registered.name);
+    ExperimentConfig cfg = SmallReads(registered.name);
+    cfg.glimpse_net = net;
+    cfg.kind_options["conv-filters"] = "2";
     const auto owned = MakeAttentionModel<double>(spec, cfg, kH, kW);
     AttentionModel<double>& model = *owned;
 

@@ -1,0 +1,142 @@
+// 2-D convolution on a minibatch by im2col and one BLAS product (as in Caffe's and Darknet's CPU
+// convolutions): every output position of every row becomes a row of the column matrix, so the
+// layer is one (B OH OW, k k C) x (k k C, F) product whatever the batch.
+//
+// Shapes. Input x (B, C, H, W) (Layout::kChannelsFirst: a sensor's (B, k, g, g) glimpse) or
+// (B, H, W, C) (kChannelsLast: the output of another Conv2d); output y (B, OH, OW, F), channels
+// last, OH = (H + 2 pad - k) / stride + 1 (likewise OW). Weights W (F, k, k, C): column
+// (ky k + kx) C + c of the column matrix is input channel c at kernel offset (ky, kx); bias b (F).
+// Pixels outside the input (the padding) read as zero.
+//
+// The column matrix is the caller's scratch (col_size(rows) values), so the layer keeps no state
+// and several rollouts may share it. Backward forms the columns again from x rather than keeping
+// them: they are k k times larger than the input.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "src/core/blas.h"
+#include "src/core/params.h"
+
+namespace glimpse {
+
+template <class T>
+class Conv2d {
+ public:
+  enum class Layout { kChannelsFirst, kChannelsLast };
+
+  Conv2d() = default;
+  Conv2d(ParamStore<T>& store, const std::string& name, int channels, int height, int width, int filters, int kernel,
+         int stride, int pad, Layout layout)
+      : store_(&store), c_(channels), h_(height), w_(width), f_(filters), k_(kernel), s_(stride), p_(pad),
+        layout_(layout) {
+    Check(channels >= 1 && filters >= 1 && kernel >= 1 && stride >= 1 && pad >= 0, "Conv2d ", name,
+          ": bad shape");
+    oh_ = (h_ + 2 * p_ - k_) / s_ + 1;
+    ow_ = (w_ + 2 * p_ - k_) / s_ + 1;
+    Check(oh_ >= 1 && ow_ >= 1, "Conv2d ", name, ": a ", k_, " x ", k_, " kernel does not fit a ", h_, " x ", w_,
+          " input padded by ", p_);
+    wid_ = store.Register(name + ".W", {static_cast<std::size_t>(f_), static_cast<std::size_t>(k_),
+                                        static_cast<std::size_t>(k_), static_cast<std::size_t>(c_)});
+    bid_ = store.Register(name + ".b", {static_cast<std::size_t>(f_)});
+  }
+
+  // PyTorch's default for a convolution: W, b ~ U(-1/sqrt(fan_in), 1/sqrt(fan_in)), fan_in = k k C.
+  void Init(Rng& rng) {
+    const T scale = static_cast<T>(1.0 / std::sqrt(static_cast<double>(cols())));
+    store_->InitUniform(wid_, scale, rng);
+    store_->InitUniform(bid_, scale, rng);
+  }
+
+  // y (B, OH, OW, F) = conv(x) + b. col: scratch of col_size(rows) values.
+  void Forward(const T* x, int rows, T* y, T* col) const {
+    Im2Col(x, rows, col);
+    const int P = rows * oh_ * ow_;
+    Gemm<T>(false, true, P, f_, cols(), T(1), col, cols(), store_->value(wid_), cols(), T(0), y, f_);
+    const T* b = store_->value(bid_);
+    for (Index r = 0; r < P; ++r) {
+      T* yr = y + r * f_;
+      for (int j = 0; j < f_; ++j) yr[j] += b[j];
+    }
+  }
+
+  // Given x and dy (B, OH, OW, F): dW += dy^T col, db += column sums of dy, and when dx is not null
+  // dx (x's shape) = the transpose convolution of dy (overwritten). col: scratch as in Forward.
+  void Backward(const T* x, const T* dy, int rows, T* dx, T* col) const {
+    Im2Col(x, rows, col);
+    const int P = rows * oh_ * ow_;
+    Gemm<T>(true, false, f_, cols(), P, T(1), dy, f_, col, cols(), T(1), store_->grad(wid_), cols());
+    T* db = store_->grad(bid_);
+    for (Index r = 0; r < P; ++r) {
+      const T* dyr = dy + r * f_;
+      for (int j = 0; j < f_; ++j) db[j] += dyr[j];
+    }
+    if (dx == nullptr) return;
+    Gemm<T>(false, false, P, cols(), f_, T(1), dy, f_, store_->value(wid_), cols(), T(0), col, cols());
+    Col2Im(col, rows, dx);
+  }
+
+  int out_height() const { return oh_; }
+  int out_width() const { return ow_; }
+  int filters() const { return f_; }
+  int in_size() const { return c_ * h_ * w_; }     // values per input row
+  int out_size() const { return oh_ * ow_ * f_; }  // values per output row
+  std::size_t col_size(int rows) const { return static_cast<std::size_t>(rows) * oh_ * ow_ * cols(); }
+  ParamId weight() const { return wid_; }
+  ParamId bias() const { return bid_; }
+
+ private:
+  int cols() const { return k_ * k_ * c_; }
+
+  // Calls f(column-matrix index of channel 0, input offset of channel 0) for every kernel tap that
+  // falls inside the input (its C channels then lie `ChannelStride()` apart), and pad(index) for
+  // every tap in the padding, rows in order.
+  template <class F, class P>
+  void ForEachTap(int rows, F&& f, P&& pad) const {
+    const Index in = in_size();
+    const bool first = layout_ == Layout::kChannelsFirst;
+    Index e = 0;
+    for (int b = 0; b < rows; ++b)
+      for (int oy = 0; oy < oh_; ++oy)
+        for (int ox = 0; ox < ow_; ++ox)
+          for (int ky = 0; ky < k_; ++ky) {
+            const int i = oy * s_ - p_ + ky;
+            for (int kx = 0; kx < k_; ++kx, e += c_) {
+              const int j = ox * s_ - p_ + kx;
+              if (i < 0 || i >= h_ || j < 0 || j >= w_)
+                pad(e);
+              else
+                f(e, b * in + (first ? static_cast<Index>(i) * w_ + j : (static_cast<Index>(i) * w_ + j) * c_));
+            }
+          }
+  }
+  Index ChannelStride() const { return layout_ == Layout::kChannelsFirst ? static_cast<Index>(h_) * w_ : 1; }
+  void Im2Col(const T* x, int rows, T* col) const {
+    const Index cs = ChannelStride();
+    ForEachTap(
+        rows,
+        [&](Index e, Index src) {
+          for (int c = 0; c < c_; ++c) col[e + c] = x[src + c * cs];
+        },
+        [&](Index e) { std::fill(col + e, col + e + c_, T(0)); });
+  }
+  void Col2Im(const T* col, int rows, T* dx) const {
+    std::fill(dx, dx + static_cast<Index>(rows) * in_size(), T(0));
+    const Index cs = ChannelStride();
+    ForEachTap(
+        rows,
+        [&](Index e, Index src) {
+          for (int c = 0; c < c_; ++c) dx[src + c * cs] += col[e + c];
+        },
+        [](Index) {});
+  }
+
+  ParamStore<T>* store_ = nullptr;
+  int c_ = 0, h_ = 0, w_ = 0, f_ = 0, k_ = 0, s_ = 1, p_ = 0, oh_ = 0, ow_ = 0;
+  Layout layout_ = Layout::kChannelsFirst;
+  ParamId wid_ = -1, bid_ = -1;
+};
+
+}  // namespace glimpse

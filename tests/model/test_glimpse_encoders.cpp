@@ -1,0 +1,83 @@
+// The glimpse network's registered image paths (--glimpse-net, src/model/glimpse_encoder.h): every
+// kind's gradients against finite differences in double, over more rows than one chunk of the
+// conv kind's scratch, and with the forward pass run in step blocks as the model runs it.
+#include <catch2/catch.hpp>
+
+#include "src/model/conv_encoder.h"
+#include "src/model/glimpse_encoder.h"
+#include "tests/gradcheck.h"
+
+using namespace glimpse;
+using namespace glimpse::test;
+
+namespace {
+
+// A glimpse of 2 channels of 5 x 5 (D = 50) into 3 units; --conv-filters 2.
+constexpr int kChannels = 2, kSide = 5, kD = kChannels * kSide * kSide, kHidden = 3;
+
+ExperimentConfig SmallConfig() {
+  ExperimentConfig cfg;
+  cfg.kind_options["conv-filters"] = "2";
+  return cfg;
+}
+
+}  // namespace
+
+TEST_CASE("Every registered glimpse network's image path: gradients match finite differences",
+          "[model][glimpse-net][gradcheck]") {
+  // More rows than ConvEncoder::kChunk, in two forward blocks of unequal size, one backward over all.
+  const int rows = ConvEncoder<double>::kChunk + 9, first = 70;
+  for (const auto& kind : GlimpseEncoders<double>()) {
+    INFO(kind.name);
+    const ExperimentConfig cfg = SmallConfig();
+    if (kind.validate) kind.validate(cfg);
+    auto enc = kind.make(cfg, kChannels, kSide, kHidden);
+    ParamStore<double> store;
+    enc->RegisterParams(store, "glimpse");
+    store.Allocate();
+    Rng rng(5, "init");
+    enc->Init(rng);
+    std::vector<double> x(static_cast<std::size_t>(rows) * kD), hg(static_cast<std::size_t>(rows) * kHidden),
+        w(hg.size()), dhg(hg.size()), dx(x.size()), cache(static_cast<std::size_t>(rows) * enc->cache_size()),
+        scratch(enc->scratch_size());
+    FillRandom(x.data(), x.size(), rng);
+    FillRandom(w.data(), w.size(), rng);
+    const std::size_t C = enc->cache_size();
+    auto loss = [&] {
+      enc->Forward(x.data(), first, hg.data(), cache.data(), scratch.data());
+      enc->Forward(x.data() + first * kD, rows - first, hg.data() + first * kHidden, cache.data() + first * C,
+                   scratch.data());
+      return Dot(w.data(), hg.data(), hg.size());
+    };
+    loss();
+    double active = 0;  // the check means something only if some units are on
+    for (double h : hg) active += h > 0;
+    CHECK(active > 0.2 * hg.size());
+    store.ZeroGrad();
+    dhg = w;
+    enc->Backward(x.data(), hg.data(), cache.data(), dhg.data(), rows, dx.data(), scratch.data());
+    // The loss sums 411 outputs; at this step its round-off is ~1e-9 in a derivative, so below the
+    // 1e-4 floor the comparison is absolute and 1e-5 leaves room for it (a wrong term is off by O(1)).
+    std::string where;
+    const double ex = MaxGradError(loss, x.data(), dx.data(), x.size(), 1e-6, &where, 1e-4);
+    INFO("dx: " << where);
+    CHECK(ex < 1e-5);
+    const std::vector<double> analytic(store.grads().begin(), store.grads().end());
+    const double ep = MaxGradError(loss, store.values().data(), analytic.data(), store.size(), 1e-6, &where, 1e-4);
+    INFO("parameters: " << where);
+    CHECK(ep < 1e-5);
+  }
+}
+
+TEST_CASE("The fc image path keeps RAM's parameter name and the conv path names its layers", "[model][glimpse-net]") {
+  const ExperimentConfig cfg = SmallConfig();
+  ParamStore<double> fc, conv;
+  GlimpseEncoders<double>().Get("fc").make(cfg, kChannels, kSide, kHidden)->RegisterParams(fc, "glimpse");
+  GlimpseEncoders<double>().Get("conv").make(cfg, kChannels, kSide, kHidden)->RegisterParams(conv, "glimpse");
+  CHECK(fc.Find("glimpse.fc_x.W") >= 0);
+  CHECK(fc.info(fc.Find("glimpse.fc_x.W")).size == static_cast<std::size_t>(kHidden) * kD);
+  // conv1: 2 filters of 3 x 3 x 2; conv2: 4 of 3 x 3 x 2; the fc layer reads 3 x 3 x 4 values.
+  CHECK(conv.info(conv.Find("glimpse.conv1.W")).size == 2u * 3 * 3 * 2);
+  CHECK(conv.info(conv.Find("glimpse.conv2.W")).size == 4u * 3 * 3 * 2);
+  CHECK(conv.info(conv.Find("glimpse.fc_x.W")).size == static_cast<std::size_t>(kHidden) * 3 * 3 * 4);
+}
