@@ -48,7 +48,8 @@ def group_labels(groups):
     order. A pooled group is named by its run id without the seed suffix (scripts/sweep --seeds: ID-sS)
     and its n; where two groups would share a name (the same run id in two experiments), each label
     adds the configuration options whose values differ between them, e.g. "loo4-lstm-context,
-    epochs=100"."""
+    epochs=100". An option that only some of them store (added to glimpse after the others were
+    made) is compared among those that store it; it says nothing about the others."""
     names = []
     for members in groups.values():
         first = members[0]
@@ -59,7 +60,7 @@ def group_labels(groups):
     for name, cfg, members in zip(names, cfgs, groups.values()):
         same = [c for c, n in zip(cfgs, names) if n == name]
         if len(same) > 1:
-            differ = [k for k in sorted(set().union(*same)) if len({c.get(k) for c in same}) > 1]
+            differ = [k for k in sorted(set().union(*same)) if len({c[k] for c in same if k in c}) > 1]
             name += "".join(", %s=%s" % (k, cfg.get(k, "-")) for k in differ)
         labels.append(name if len(members) == 1 else "%s (%d seeds: mean, band +-1 std)" % (name, len(members)))
     return labels
@@ -73,6 +74,7 @@ def draw_curves(df, x="epoch"):
     fig, (a, b) = plt.subplots(1, 2, figsize=(11, 4))
     groups = results.configuration_groups(df)
     for members, label in zip(groups.values(), group_labels(groups)):
+        label = textwrap.fill(label, 50)  # a long label would widen the legend past its panel
         first = members[0]
         evs = [m["eval"] for m in members if len(m["eval"])]
         if evs:

@@ -128,6 +128,13 @@ df = results.load_runs(results.run_paths([sys.argv[1] + "/results/frontier/clutt
 labels = sorted(plot.group_labels(results.configuration_groups(df)))
 assert labels == ["loo4-lstm-context, epochs=100 (3 seeds: mean, band +-1 std)",
                   "loo4-lstm-context, epochs=60 (3 seeds: mean, band +-1 std)"], labels
+# The same with options that only the later row stores (--average, --denormals, ... were added in
+# between): only the schedule is named.
+df = results.load_runs(results.run_paths([sys.argv[1] + "/results/frontier/cluttered60_best_final/runs",
+                                          sys.argv[1] + "/results/frontier/cluttered60_best200_final/runs"]))
+labels = sorted(plot.group_labels(results.configuration_groups(df)))
+assert labels == ["stn-context-lstm-clip1, epochs=100 (3 seeds: mean, band +-1 std)",
+                  "stn-context-lstm-clip1, epochs=200 (3 seeds: mean, band +-1 std)"], labels
 print("plot.py labels: ok")
 PY
 "$glimpse" summarize "$tmp/results/seeds/s1.h5" "$tmp/results/seeds/s2.h5" | grep -q "| 2 | " \
