@@ -108,6 +108,7 @@ TEST_CASE("train refuses impossible configurations before creating any file", "[
       {"--attention pathwise --read-std -1", "option --read-std"},
       {"--glimpse-net cnn", "option --glimpse-net: expected fc|conv"},
       {"--glimpse-net conv --conv-filters 0", "option --conv-filters: expected 1 to 1024"},
+      {"--env strip5 --attention soft --glimpse-net conv", "strip5's query model reads whole slots"},
   };
   for (const auto& [opt, msg] : bad) {
     INFO(opt);
