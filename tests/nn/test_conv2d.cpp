@@ -2,6 +2,8 @@
 // against finite differences, in both input layouts, with stride and padding.
 #include <catch2/catch.hpp>
 
+#include <string>
+
 #include "src/nn/conv2d.h"
 #include "tests/gradcheck.h"
 
@@ -49,17 +51,30 @@ std::vector<double> DirectConv(const std::vector<double>& x, const double* W, co
   return y;
 }
 
+std::string Describe(const Case& k) {
+  return "kernel " + std::to_string(k.kernel) + " stride " + std::to_string(k.stride) + " pad " +
+         std::to_string(k.pad) + " channels " + (k.layout == Layout::kChannelsFirst ? "first" : "last");
+}
+
+// A layer of case k in its own store, drawn from rng.
+struct Layer {
+  ParamStore<double> store;
+  Conv2d<double> conv;
+  Layer(const Case& k, Rng& rng) : conv(store, "conv", kC, kH, kW, kF, k.kernel, k.stride, k.pad, k.layout) {
+    store.Allocate();
+    conv.Init(rng);
+  }
+};
+
 }  // namespace
 
 TEST_CASE("Conv2d forward equals a direct convolution", "[nn][conv]") {
   for (const Case& k : kCases) {
-    INFO("kernel " << k.kernel << " stride " << k.stride << " pad " << k.pad << " channels "
-                   << (k.layout == Layout::kChannelsFirst ? "first" : "last"));
-    ParamStore<double> store;
-    Conv2d<double> conv(store, "conv", kC, kH, kW, kF, k.kernel, k.stride, k.pad, k.layout);
-    store.Allocate();
+    INFO(Describe(k));
     Rng rng(3, "test");
-    conv.Init(rng);
+    Layer layer(k, rng);
+    const Conv2d<double>& conv = layer.conv;
+    ParamStore<double>& store = layer.store;
     CHECK(conv.out_height() == (kH + 2 * k.pad - k.kernel) / k.stride + 1);
     CHECK(conv.out_width() == (kW + 2 * k.pad - k.kernel) / k.stride + 1);
     std::vector<double> x(kB * conv.in_size()), y(kB * conv.out_size()), col(conv.col_size(kB));
@@ -74,13 +89,11 @@ TEST_CASE("Conv2d forward equals a direct convolution", "[nn][conv]") {
 
 TEST_CASE("Conv2d gradients match finite differences", "[nn][conv][gradcheck]") {
   for (const Case& k : kCases) {
-    INFO("kernel " << k.kernel << " stride " << k.stride << " pad " << k.pad << " channels "
-                   << (k.layout == Layout::kChannelsFirst ? "first" : "last"));
-    ParamStore<double> store;
-    Conv2d<double> conv(store, "conv", kC, kH, kW, kF, k.kernel, k.stride, k.pad, k.layout);
-    store.Allocate();
+    INFO(Describe(k));
     Rng rng(4, "test");
-    conv.Init(rng);
+    Layer layer(k, rng);
+    const Conv2d<double>& conv = layer.conv;
+    ParamStore<double>& store = layer.store;
     std::vector<double> x(kB * conv.in_size()), y(kB * conv.out_size()), w(y.size()), dx(x.size(), 7.0),
         col(conv.col_size(kB));
     FillRandom(x.data(), x.size(), rng);
