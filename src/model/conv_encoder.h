@@ -41,9 +41,9 @@ class ConvEncoder : public GlimpseEncoder<T> {
     fc_.Init(rng);
   }
   int cache_size() const override { return a1() + a2(); }
-  // col | y1 | y2 | d1 | d2, each for kChunk rows.
+  // col | y1 | y2 | d1 | d2, each for kChunk rows (Split).
   std::size_t scratch_size() const override {
-    return std::max(conv1_.col_size(kChunk), conv2_.col_size(kChunk)) + 2 * static_cast<std::size_t>(kChunk) * (a1() + a2());
+    return ColSize() + 2 * static_cast<std::size_t>(kChunk) * (a1() + a2());
   }
 
   void Forward(const T* x, int rows, T* hg, T* cache, T* scratch) const override {
@@ -91,13 +91,15 @@ class ConvEncoder : public GlimpseEncoder<T> {
   Scratch Split(T* p) const {
     Scratch s;
     s.col = p;
-    s.y1 = s.col + std::max(conv1_.col_size(kChunk), conv2_.col_size(kChunk));
+    s.y1 = s.col + ColSize();
     s.y2 = s.y1 + static_cast<Index>(kChunk) * a1();
     s.d1 = s.y2 + static_cast<Index>(kChunk) * a2();
     s.d2 = s.d1 + static_cast<Index>(kChunk) * a1();
     return s;
   }
-  int In() const { return c_ * s_ * s_; }
+  // The column matrix of either convolution, one at a time.
+  std::size_t ColSize() const { return std::max(conv1_.col_size(kChunk), conv2_.col_size(kChunk)); }
+  int In() const { return conv1_.in_size(); }
   int a1() const { return conv1_.out_size(); }
   int a2() const { return conv2_.out_size(); }
 

@@ -1,6 +1,6 @@
 // 2-D convolution on a minibatch by im2col and one BLAS product (as in Caffe's and Darknet's CPU
 // convolutions): every output position of every row becomes a row of the column matrix, so the
-// layer is one (B OH OW, k k C) x (k k C, F) product whatever the batch.
+// layer is a Linear layer (k k C -> F) applied to the B OH OW rows of that matrix, whatever the batch.
 //
 // Shapes. Input x (B, C, H, W) (Layout::kChannelsFirst: a sensor's (B, k, g, g) glimpse) or
 // (B, H, W, C) (kChannelsLast: the output of another Conv2d); output y (B, OH, OW, F), channels
@@ -14,11 +14,10 @@
 #pragma once
 
 #include <algorithm>
-#include <cmath>
 #include <string>
 
-#include "src/core/blas.h"
 #include "src/core/params.h"
+#include "src/nn/linear.h"
 
 namespace glimpse {
 
@@ -30,7 +29,7 @@ class Conv2d {
   Conv2d() = default;
   Conv2d(ParamStore<T>& store, const std::string& name, int channels, int height, int width, int filters, int kernel,
          int stride, int pad, Layout layout)
-      : store_(&store), c_(channels), h_(height), w_(width), f_(filters), k_(kernel), s_(stride), p_(pad),
+      : c_(channels), h_(height), w_(width), f_(filters), k_(kernel), s_(stride), p_(pad),
         layout_(layout) {
     Check(channels >= 1 && filters >= 1 && kernel >= 1 && stride >= 1 && pad >= 0, "Conv2d ", name,
           ": bad shape");
@@ -38,28 +37,19 @@ class Conv2d {
     ow_ = (w_ + 2 * p_ - k_) / s_ + 1;
     Check(oh_ >= 1 && ow_ >= 1, "Conv2d ", name, ": a ", k_, " x ", k_, " kernel does not fit a ", h_, " x ", w_,
           " input padded by ", p_);
-    wid_ = store.Register(name + ".W", {static_cast<std::size_t>(f_), static_cast<std::size_t>(k_),
-                                        static_cast<std::size_t>(k_), static_cast<std::size_t>(c_)});
-    bid_ = store.Register(name + ".b", {static_cast<std::size_t>(f_)});
+    fc_ = Linear<T>(store, name, cols(), f_, /*bias=*/true,
+                    {static_cast<std::size_t>(f_), static_cast<std::size_t>(k_), static_cast<std::size_t>(k_),
+                     static_cast<std::size_t>(c_)});
   }
 
-  // PyTorch's default for a convolution: W, b ~ U(-1/sqrt(fan_in), 1/sqrt(fan_in)), fan_in = k k C.
-  void Init(Rng& rng) {
-    const T scale = static_cast<T>(1.0 / std::sqrt(static_cast<double>(cols())));
-    store_->InitUniform(wid_, scale, rng);
-    store_->InitUniform(bid_, scale, rng);
-  }
+  // PyTorch's default for a convolution: W, b ~ U(-1/sqrt(fan_in), 1/sqrt(fan_in)), fan_in = k k C
+  // (Linear's, whose fan-in is the column matrix's width).
+  void Init(Rng& rng) { fc_.Init(rng); }
 
   // y (B, OH, OW, F) = conv(x) + b. col: scratch of col_size(rows) values.
   void Forward(const T* x, int rows, T* y, T* col) const {
     Im2Col(x, rows, col);
-    const int P = rows * oh_ * ow_;
-    Gemm<T>(false, true, P, f_, cols(), T(1), col, cols(), store_->value(wid_), cols(), T(0), y, f_);
-    const T* b = store_->value(bid_);
-    for (Index r = 0; r < P; ++r) {
-      T* yr = y + r * f_;
-      for (int j = 0; j < f_; ++j) yr[j] += b[j];
-    }
+    fc_.Forward(col, rows * oh_ * ow_, y);
   }
 
   // Given x and dy (B, OH, OW, F): dW += dy^T col, db += column sums of dy, and when dx is not null
@@ -67,14 +57,9 @@ class Conv2d {
   void Backward(const T* x, const T* dy, int rows, T* dx, T* col) const {
     Im2Col(x, rows, col);
     const int P = rows * oh_ * ow_;
-    Gemm<T>(true, false, f_, cols(), P, T(1), dy, f_, col, cols(), T(1), store_->grad(wid_), cols());
-    T* db = store_->grad(bid_);
-    for (Index r = 0; r < P; ++r) {
-      const T* dyr = dy + r * f_;
-      for (int j = 0; j < f_; ++j) db[j] += dyr[j];
-    }
+    fc_.BackwardParams(col, dy, P);
     if (dx == nullptr) return;
-    Gemm<T>(false, false, P, cols(), f_, T(1), dy, f_, store_->value(wid_), cols(), T(0), col, cols());
+    fc_.BackwardInput(dy, P, col);  // the columns' gradient, over the columns (no longer needed)
     Col2Im(col, rows, dx);
   }
 
@@ -84,8 +69,8 @@ class Conv2d {
   int in_size() const { return c_ * h_ * w_; }     // values per input row
   int out_size() const { return oh_ * ow_ * f_; }  // values per output row
   std::size_t col_size(int rows) const { return static_cast<std::size_t>(rows) * oh_ * ow_ * cols(); }
-  ParamId weight() const { return wid_; }
-  ParamId bias() const { return bid_; }
+  ParamId weight() const { return fc_.weight(); }
+  ParamId bias() const { return fc_.bias(); }
 
  private:
   int cols() const { return k_ * k_ * c_; }
@@ -133,10 +118,9 @@ class Conv2d {
         [](Index) {});
   }
 
-  ParamStore<T>* store_ = nullptr;
   int c_ = 0, h_ = 0, w_ = 0, f_ = 0, k_ = 0, s_ = 1, p_ = 0, oh_ = 0, ow_ = 0;
   Layout layout_ = Layout::kChannelsFirst;
-  ParamId wid_ = -1, bid_ = -1;
+  Linear<T> fc_;  // W (F, k, k, C) read as (F, k k C), b (F)
 };
 
 }  // namespace glimpse

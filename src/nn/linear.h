@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <string>
+#include <vector>
 
 #include "src/core/blas.h"
 #include "src/core/params.h"
@@ -15,9 +16,17 @@ template <class T>
 class Linear {
  public:
   Linear() = default;
-  Linear(ParamStore<T>& store, const std::string& name, int in, int out, bool bias = true)
+  // weight_shape: the shape W is registered with, when a caller reads the (out, in) matrix as more
+  // dimensions (a convolution's (F, k, k, C)); its product must be out in. Empty: (out, in).
+  Linear(ParamStore<T>& store, const std::string& name, int in, int out, bool bias = true,
+         std::vector<std::size_t> weight_shape = {})
       : store_(&store), in_(in), out_(out) {
-    w_ = store.Register(name + ".W", {static_cast<std::size_t>(out), static_cast<std::size_t>(in)});
+    if (weight_shape.empty()) weight_shape = {static_cast<std::size_t>(out), static_cast<std::size_t>(in)};
+    std::size_t n = 1;
+    for (std::size_t d : weight_shape) n *= d;
+    Check(n == static_cast<std::size_t>(out) * in, "Linear ", name, ": a weight shape of ", n, " values for ", out,
+          " x ", in);
+    w_ = store.Register(name + ".W", std::move(weight_shape));
     if (bias) b_ = store.Register(name + ".b", {static_cast<std::size_t>(out)});
   }
   // Its tensors in the store: W, then b when it has one.
