@@ -387,6 +387,11 @@ TEST_CASE("A run started with --init-from takes another run's validation-selecte
   other.hidden = 12;
   RunFile file(TempRunPath("init_bad"), RunFile::Mode::kCreate);
   CHECK_THROWS_WITH(Trainer(other, &file, false), Catch::Contains("need the same model options"));
+  // Another glimpse network (the source is fc): more tensors of other shapes, refused the same way.
+  other = next;
+  other.glimpse_net = "conv";
+  RunFile conv_file(TempRunPath("init_bad_conv"), RunFile::Mode::kCreate);
+  CHECK_THROWS_WITH(Trainer(other, &conv_file, false), Catch::Contains("need the same model options"));
 }
 
 TEST_CASE("pairs100 evaluations record the per-digit error beside the sequence error", "[train][two-digits]") {
