@@ -17,6 +17,10 @@
         the glimpse eval results recorded in each run file (/evaluations), per split, checkpoint,
         epoch and M: the error on the run's own canvases and on canvases of other seeds
         (glimpse eval --canvas-seed S: mean +- std over the seeds)
+    scripts/results.py --compare EXPERIMENT_A EXPERIMENT_B
+        two experiments of one configuration each (runs that differ only in seed, at least 2 a side):
+        their validation error and validation-selected test error, mean +- std, and Welch's t-test
+        of each difference (t, degrees of freedom, two-sided p)
 
 EXPERIMENT reads each full file results/EXPERIMENT/ID.h5 and the slim copy results/EXPERIMENT/runs/ID.h5
 of each run whose full file is absent (a fresh clone holds only these). As a module (scripts/ on sys.path), `import results` gives every name
@@ -29,7 +33,7 @@ import pandas as pd
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "src", "python"))
 from glimpse.runs import *  # noqa: E402,F401,F403  (the reader, re-exported for plot.py and the notebooks)
-from glimpse.runs import (SUMMARY, evaluations_table, group_seeds, load_run, load_runs, pivot_table,  # noqa: E402
+from glimpse.runs import (SUMMARY, compare_table, configuration_groups, evaluations_table, group_seeds, load_run, load_runs, pivot_table,  # noqa: E402
                           run_paths, seeds_table, selection_table)
 
 
@@ -39,6 +43,18 @@ def main(argv):
         return 0 if argv else 2
     if argv[0] == "--seeds":
         print(seeds_table(group_seeds(load_runs(run_paths(argv[1:])))))
+        return 0
+    if argv[0] == "--compare":
+        if len(argv) != 3:
+            print("results.py: --compare takes two experiments", file=sys.stderr)
+            return 2
+        sides = [load_runs(run_paths([a])) for a in argv[1:]]
+        for name, df in zip(argv[1:], sides):
+            if len(df) < 2 or len(configuration_groups(df)) != 1:
+                print(f"results.py: --compare: {name} holds {len(df)} runs of {len(configuration_groups(df))} "
+                      "configurations; each side needs at least 2 runs of one configuration", file=sys.stderr)
+                return 2
+        print(compare_table(*sides))
         return 0
     if argv[0] == "--evaluations":
         print(evaluations_table([load_run(p) for p in run_paths(argv[1:])]))

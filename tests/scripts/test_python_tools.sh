@@ -137,6 +137,27 @@ assert labels == ["stn-context-lstm-clip1, epochs=100 (3 seeds: mean, band +-1 s
                   "stn-context-lstm-clip1, epochs=200 (3 seeds: mean, band +-1 std)"], labels
 print("plot.py labels: ok")
 PY
+# Welch's t-test (results.py --compare): against values of scipy.stats.ttest_ind(equal_var=False), then
+# on two committed 3-seed rows, whose p the frontier README quotes (translated60: 0.022 and 0.025).
+"$py" - "$root" <<'PY'
+import sys
+sys.path.insert(0, sys.argv[1] + "/scripts")
+import results
+for x in (0.1, 0.5, 0.9):
+    assert abs(results.incomplete_beta(1, 1, x) - x) < 1e-14  # I_x(1, 1) = x
+t, df, p = results.welch([1, 2, 3], [4, 5, 6])
+assert abs(t + 3.6742346) < 1e-6 and abs(df - 4) < 1e-12 and abs(p - 0.0213116) < 1e-6, (t, df, p)
+t, df, p = results.welch([1, 2, 3, 4], [2, 4, 9])
+assert abs(t + 1.1470787) < 1e-6 and abs(p - 0.3532095) < 1e-6, (t, df, p)
+table = results.compare_table(*[results.load_runs(results.run_paths([sys.argv[1] + "/results/frontier/" + d + "/runs"]))
+                                for d in ("translated60_context_final", "translated60_final")])
+assert "| 1.35 +- 0.06 (3) | 1.69 +- 0.12 (3) | -0.34 | -4.40 | 2.8 | 0.025 |" in table, table
+assert "| 1.47 +- 0.09 (3) | 1.74 +- 0.05 (3) | -0.27 | -4.46 | 2.9 | 0.0223 |" in table, table
+print("welch: ok")
+PY
+if "$py" "$root/scripts/results.py" --compare "$tmp/results/seeds/s1.h5" "$tmp/results/seeds/s2.h5" 2>/dev/null; then
+  echo "FAIL: results.py --compare accepted a side of one run"; exit 1
+fi
 "$glimpse" summarize "$tmp/results/seeds/s1.h5" "$tmp/results/seeds/s2.h5" | grep -q "| 2 | " \
   || { echo "FAIL: summarize does not pool the two seeds"; exit 1; }
 out=$("$py" "$root/scripts/results.py" --pivot "$tmp/results/seeds/s1.h5" "$tmp/results/seeds/s2.h5")

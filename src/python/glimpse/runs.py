@@ -310,6 +310,57 @@ def last_evaluations(run_row, last):
     return float(tail["val_error"].mean()), float(tail["test_error"].mean())
 
 
+def _beta_fraction(a, b, x):
+    """The continued fraction of the regularized incomplete beta function I_x(a, b), evaluated by the
+    modified Lentz method (converges for x < (a + 1) / (a + b + 2))."""
+    tiny = 1e-300
+    clamp = lambda v: v if abs(v) > tiny else tiny  # noqa: E731
+    c, d = 1.0, 1.0 / clamp(1.0 - (a + b) * x / (a + 1.0))
+    h = d
+    for m in range(1, 1000):
+        for num in (m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m)),  # the even term, then the odd
+                    -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1))):
+            d = 1.0 / clamp(1.0 + num * d)
+            c = clamp(1.0 + num / c)
+            h *= d * c
+        if abs(d * c - 1.0) < 1e-15:
+            break
+    return h
+
+
+def incomplete_beta(a, b, x):
+    """The regularized incomplete beta function I_x(a, b), 0 <= x <= 1."""
+    if x <= 0 or x >= 1:
+        return 0.0 if x <= 0 else 1.0
+    front = math.exp(math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(x) + b * math.log1p(-x))
+    if x < (a + 1) / (a + b + 2):
+        return front * _beta_fraction(a, b, x) / a
+    return 1.0 - front * _beta_fraction(b, a, 1 - x) / b
+
+
+def welch(a, b):
+    """Welch's t-test of two samples' means (unequal variances): (t, degrees of freedom, two-sided p);
+    p = I_{df / (df + t^2)}(df / 2, 1 / 2), the tail of Student's t on both sides."""
+    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    va, vb = a.var(ddof=1) / len(a), b.var(ddof=1) / len(b)
+    t = (a.mean() - b.mean()) / math.sqrt(va + vb)
+    df = (va + vb) ** 2 / (va ** 2 / (len(a) - 1) + vb ** 2 / (len(b) - 1))
+    return t, df, incomplete_beta(df / 2, 0.5, df / (df + t * t))
+
+
+def compare_table(df_a, df_b):
+    """A markdown table comparing two configurations' seeds (each a frame of load_runs with at least
+    two runs): the validation error and the validation-selected test error, mean +- std in %, and
+    Welch's t, degrees of freedom and two-sided p for each."""
+    lines = ["| error % | A (n) | B (n) | A - B | Welch's t | df | two-sided p |", "|---|---|---|---|---|---|---|"]
+    for label, col in (("validation (selected)", "best_val_error"), ("test at it (M=1)", "test_error_at_best")):
+        a, b = df_a[col].to_numpy(dtype=float), df_b[col].to_numpy(dtype=float)
+        t, df, p = welch(a, b)
+        lines.append(f"| {label} | {_percent_mean_std(a)} ({len(a)}) | {_percent_mean_std(b)} ({len(b)}) | "
+                     f"{100 * (a.mean() - b.mean()):+.2f} | {t:.2f} | {df:.1f} | {p:.3g} |")
+    return "\n".join(lines)
+
+
 def selection_table(df, last=10):
     """A markdown table of what selecting the epoch on validation error does, one row per
     configuration pooled over seeds (configuration_groups), best first by the selected validation
