@@ -15,6 +15,7 @@
 #include "src/cli/options.h"
 #include "src/core/error.h"
 #include "src/train/checkpoint.h"
+#include "src/train/writer_lock.h"
 
 namespace glimpse::cli {
 
@@ -27,9 +28,13 @@ int RunSlim(int argc, char** argv) {
   po::variables_map vm;
   if (!ParseOrHelp(argc, argv, desc, vm, "glimpse slim --run RUN.h5 --out SMALL.h5 [--force]")) return 0;
   const std::string in = vm["run"].as<std::string>(), out = vm["out"].as<std::string>();
-  Check(std::filesystem::absolute(in) != std::filesystem::absolute(out), "--out must differ from --run");
+  std::error_code ec;  // one file under two spellings (a link, "./a.h5", a hard link) is the same file
+  Check(RealPath(in) != RealPath(out) && !std::filesystem::equivalent(in, out, ec), "--out '", out,
+        "' is the run file itself (--run '", in, "'); slim writes a new copy");
+  // A new runs/ folder next to an experiment's results is the usual --out: made, like mkdir -p.
+  const std::filesystem::path folder = std::filesystem::path(out).parent_path();
+  if (!folder.empty()) std::filesystem::create_directories(folder);
   std::string slot;
-  bool same_params = false;  // /best holds the last checkpoint's parameters: stored once
   {
     const RunFile file(in, RunFile::Mode::kReadOnly);
     slot = CheckpointGroup(file);
@@ -38,6 +43,7 @@ int RunSlim(int argc, char** argv) {
     std::vector<std::string> skip = {slot + "/optimizer"};
     for (const auto& g : CheckpointGroups())
       if (g != slot) skip.push_back(g);
+    bool same_params = false;  // /best holds the last checkpoint's parameters: stored once
     if (HasBestCheckpoint(file)) {
       LoadBestCheckpoint(file);  // checks its digest
       const auto best = file.Attributes(kBestGroup), last = file.Attributes(slot);
@@ -45,25 +51,20 @@ int RunSlim(int argc, char** argv) {
                     best.at("digest:params") == last.at("digest:params");
       if (same_params) skip.push_back(std::string(kBestGroup) + "/params");
     }
-    if (vm.count("force")) std::remove(out.c_str());
-    // A new runs/ folder next to an experiment's results is the usual --out: made, like mkdir -p.
-    const std::filesystem::path folder = std::filesystem::path(out).parent_path();
-    if (!folder.empty()) std::filesystem::create_directories(folder);
-    file.CopyTo(out, skip);
-  }
-  {
-    RunFile copy(out, RunFile::Mode::kReadWrite);
-    // The optimizer state is left out, and so are its digests; a run from before digests gets one.
-    for (const auto& [name, value] : copy.Attributes(slot))
-      if (name.rfind("digest:optimizer/", 0) == 0) copy.RemoveAttribute(slot, name);
-    if (!copy.Attributes(slot).count("digest:params")) {
-      const std::vector<float> params = copy.ReadArray<float>(slot + "/params");
-      copy.SetAttribute(slot, "digest:params", DigestOf(params.data(), params.size() * sizeof(float)));
-    }
-    if (same_params) copy.HardLink(slot + "/params", std::string(kBestGroup) + "/params");
-    copy.SetAttribute("/", "slim", "a copy made by glimpse slim from '" + in +
-                                       "': the optimizer state and the spare checkpoint are left out, so "
-                                       "it evaluates and plots but cannot be resumed");
+    // One copy, edited before it becomes --out: a kill or a failure at any moment leaves --out as it was.
+    file.CopyTo(out, skip, vm.count("force") > 0, [&](RunFile& copy) {
+      // The optimizer state is left out, and so are its digests; a run from before digests gets one.
+      for (const auto& [name, value] : copy.Attributes(slot))
+        if (name.rfind("digest:optimizer/", 0) == 0) copy.RemoveAttribute(slot, name);
+      if (!copy.Attributes(slot).count("digest:params")) {
+        const std::vector<float> params = copy.ReadArray<float>(slot + "/params");
+        copy.SetAttribute(slot, "digest:params", DigestOf(params.data(), params.size() * sizeof(float)));
+      }
+      if (same_params) copy.HardLink(slot + "/params", std::string(kBestGroup) + "/params");
+      copy.SetAttribute("/", "slim", "a copy made by glimpse slim from '" + in +
+                                         "': the optimizer state and the spare checkpoint are left out, so "
+                                         "it evaluates and plots but cannot be resumed");
+    });
   }
   const auto size = [](const std::string& p) { return static_cast<double>(std::filesystem::file_size(p)) / 1e6; };
   std::cout << "wrote " << out << " (" << size(out) << " MB; " << in << ": " << size(in) << " MB), checkpoint "

@@ -2,12 +2,15 @@
 // main only dispatches to a subcommand and turns errors into a message and a non-zero exit.
 #include <boost/program_options/errors.hpp>
 #include <csignal>
+#include <cstdlib>
 #include <cstring>
 #include <iostream>
+#include <new>
 
 #include "src/core/version.h"
 #include "src/cli/commands.h"
 #include "src/core/error.h"
+#include "src/train/run_file.h"
 
 namespace {
 
@@ -36,16 +39,25 @@ int main(int argc, char** argv) {
   }
   for (const auto& c : glimpse::cli::Commands()) {
     if (c.name != argv[1]) continue;
+    int rc = 1;
     try {
-      return c.run(argc - 1, argv + 1);
+      rc = c.run(argc - 1, argv + 1);
     } catch (const boost::program_options::error& e) {
       std::cerr << "glimpse " << c.name << ": " << e.what() << " (see glimpse " << c.name
                 << " --help)\n";
-      return 2;
+      rc = 2;
+    } catch (const std::bad_alloc&) {
+      std::cerr << "glimpse " << c.name << ": error: out of memory (options too large for this machine? "
+                << "glimpse " << c.name << " --help lists their ranges)\n";
     } catch (const std::exception& e) {
       std::cerr << "glimpse " << c.name << ": error: " << e.what() << "\n";
-      return 1;
     }
+    if (glimpse::RunFile::AbandonedAny()) {  // HDF5's clean-up at exit would crash on it (run_file.h)
+      std::cout.flush();
+      std::cerr.flush();
+      std::_Exit(rc);
+    }
+    return rc;
   }
   std::cerr << "glimpse: unknown command '" << argv[1] << "'\n\n";
   PrintUsage(std::cerr);

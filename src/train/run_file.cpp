@@ -17,6 +17,7 @@
 #include "src/core/error.h"
 #include "src/train/file_checksum.h"
 #include "src/train/run_file_impl.h"
+#include "src/train/writer_lock.h"
 
 namespace glimpse {
 namespace {
@@ -111,47 +112,39 @@ std::string DirOf(const std::string& p) {
 
 }  // namespace
 
-RunFile::RunFile(const std::string& path, Mode mode) : path_(path), impl_(std::make_unique<Impl>()) {
+RunFile::RunFile(const std::string& path, Mode mode, double wait_s) : path_(path), impl_(std::make_unique<Impl>()) {
   try {
-    Open(mode);
-  } catch (...) {  // the destructor does not run: release what Open took
-    try {
-      impl_->file.close();
-    } catch (...) {
-    }
-    if (impl_->lock_fd >= 0) {
-      if (!impl_->work.empty()) std::remove(impl_->work.c_str());
-      std::remove((path_ + ".lock").c_str());
-      ::close(impl_->lock_fd);
-    }
+    Open(mode, wait_s);
+  } catch (...) {  // the destructor does not run: release what Open took (the lock goes with impl_)
+    impl_->Close();
+    if (!impl_->work.empty()) std::remove(impl_->work.c_str());
     throw;
   }
 }
 
-void RunFile::Open(Mode mode) {
+void RunFile::Open(Mode mode, double wait_s) {
   const std::string& path = path_;
   H5::Exception::dontPrint();
   impl_->writable = mode != Mode::kReadOnly;
+  impl_->real = path;
   if (impl_->writable) {
-    impl_->lock_fd = ::open((path + ".lock").c_str(), O_CREAT | O_RDWR, 0644);
-    Check(impl_->lock_fd >= 0, "cannot write next to '", path, "': ", std::strerror(errno),
-          " (is the folder missing or read-only?)");
-    if (::flock(impl_->lock_fd, LOCK_EX | LOCK_NB) != 0) {
-      ::close(impl_->lock_fd);
-      impl_->lock_fd = -1;
-      Fail("'", path, "' is being written by another glimpse process");
-    }
-    impl_->work = path + ".work";
+    impl_->lock = std::make_unique<WriterLock>(path, wait_s);  // before anything is written
+    impl_->real = impl_->lock->real();
+    impl_->lock->RemoveStale(".work");  // working copies of killed writers
   }
+  const std::string& real = impl_->real;
   try {
     if (mode == Mode::kCreate || mode == Mode::kOverwrite) {
-      Check(mode == Mode::kOverwrite || !FileExists(path), "'", path,
+      Check(mode == Mode::kOverwrite || !FileExists(real), "'", path,
             "' exists; pass --force to overwrite it, or --resume to continue it");
-      impl_->file = H5::H5File(impl_->work, H5F_ACC_TRUNC, H5::FileCreatPropList::DEFAULT, NoHdf5Locking());
+      impl_->work = PrivateFile(real + ".work");
+      impl_->file = std::make_unique<H5::H5File>(impl_->work, H5F_ACC_TRUNC, H5::FileCreatPropList::DEFAULT,
+                                                  NoHdf5Locking());
       impl_->dirty = true;
       return;
     }
     Check(FileExists(path), "run file '", path, "' does not exist");
+    Check(std::filesystem::is_regular_file(path), "'", path, "' is not a file (a run file is one HDF5 file)");
     impl_->trailer = CheckFileChecksum(path, require_checksums);  // before HDF5 parses a byte of it
     bool hdf5 = false;
     try {
@@ -160,70 +153,102 @@ void RunFile::Open(Mode mode) {
     }
     Check(hdf5, "'", path, "' is not an HDF5 file (is it a glimpse run file?)");
     if (mode == Mode::kReadOnly) {
-      impl_->file = H5::H5File(path, H5F_ACC_RDONLY, H5::FileCreatPropList::DEFAULT, NoHdf5Locking());
+      impl_->file = std::make_unique<H5::H5File>(path, H5F_ACC_RDONLY, H5::FileCreatPropList::DEFAULT, NoHdf5Locking());
     } else {
-      std::filesystem::copy_file(path, impl_->work, std::filesystem::copy_options::overwrite_existing);
-      impl_->file = H5::H5File(impl_->work, H5F_ACC_RDWR, H5::FileCreatPropList::DEFAULT, NoHdf5Locking());
+      impl_->File();  // the private working copy
     }
   } catch (const H5::Exception& e) {
     Fail("cannot open '", path, "' as HDF5 (", e.getDetailMsg(), "): the file is damaged");
-  } catch (const std::filesystem::filesystem_error& e) {
-    Fail("cannot copy '", path, "' to '", impl_->work, "' to write it: ", e.code().message(),
-         " (disk full, or the folder read-only?)");
   }
   Check(Attributes("/").count(kMagicAttribute) == 1, "'", path,
         "' is an HDF5 file but not a glimpse run file (no '", kMagicAttribute, "' attribute)");
 }
 
+H5::H5File& RunFile::Impl::File() {
+  if (writable && work.empty()) {
+    const std::string copy = PrivateFile(real + ".work");
+    try {
+      CopyBytes(real, copy);
+      file = std::make_unique<H5::H5File>(copy, H5F_ACC_RDWR, H5::FileCreatPropList::DEFAULT, NoHdf5Locking());
+    } catch (const Error& e) {
+      std::remove(copy.c_str());
+      Fail(e.what(), "; the run file '", real, "' is intact");
+    } catch (const H5::Exception& e) {
+      std::remove(copy.c_str());
+      Fail("cannot open the working copy '", copy, "' (", e.getDetailMsg(), "); the run file '", real, "' is intact");
+    }
+    work = copy;  // only once it is open: a working copy means an open file
+  }
+  Check(file != nullptr, "'", real, "' is closed");
+  return *file;
+}
+
+namespace {
+bool abandoned_any = false;  // RunFile::AbandonedAny
+}  // namespace
+
+void AbandonFile(std::unique_ptr<H5::H5File>& f) {
+  (void)f.release();
+  abandoned_any = true;
+}
+
+bool RunFile::AbandonedAny() { return abandoned_any; }
+
+void RunFile::Impl::Close() {
+  if (!file) return;
+  try {
+    file->close();
+    file.reset();
+  } catch (const H5::Exception&) {
+    AbandonFile(file);
+    failed = failed || writable;
+  }
+}
+
 RunFile::~RunFile() {
   try {
-    if (impl_->writable && impl_->dirty) Commit();
+    if (impl_->writable && impl_->dirty && !impl_->failed) Commit();
   } catch (...) {
   }
-  try {
-    impl_->file.close();
-  } catch (...) {
-  }
-  if (impl_->writable) {
-    std::remove(impl_->work.c_str());
-    if (impl_->lock_fd >= 0) {
-      std::remove((path_ + ".lock").c_str());
-      ::close(impl_->lock_fd);
-    }
-  }
+  impl_->Close();
+  if (impl_->writable && !impl_->work.empty()) std::remove(impl_->work.c_str());
 }
 
 void RunFile::Discard() { impl_->dirty = false; }
 
 void RunFile::Commit() {
-  if (!impl_->writable) return;
-  Guard(path_, "Commit", [&] {
-    impl_->file.flush(H5F_SCOPE_GLOBAL);
-    impl_->file.close();
-  });
+  if (!impl_->writable || impl_->work.empty()) return;  // nothing written since the last commit
+  Check(!impl_->failed, "'", path_, "' cannot be saved after a failed write; its last saved state is intact");
+  Guard(*impl_, path_, "Commit", [&] { impl_->file->flush(H5F_SCOPE_GLOBAL); });
+  impl_->Close();
+  Check(!impl_->failed, "cannot save '", path_,
+        "': HDF5 could not close it (disk full?); the last saved state is intact");
   // The working copy, checksummed whole, becomes the run file in one rename: a kill at any moment
-  // leaves either the previous or the new complete file.
-  AppendFileChecksum(impl_->work);
-  FsyncPath(impl_->work);
-  if (std::rename(impl_->work.c_str(), path_.c_str()) != 0)
-    Fail("cannot save '", path_, "': ", std::strerror(errno),
-         " (disk full, or the folder read-only? the last saved state is intact)");
-  FsyncPath(DirOf(path_));
+  // leaves either the previous or the new complete file. The next write works on a new copy (File).
+  const std::string work = impl_->work;
+  impl_->work.clear();
   try {
-    std::filesystem::copy_file(path_, impl_->work, std::filesystem::copy_options::overwrite_existing);
-  } catch (const std::filesystem::filesystem_error& e) {
-    Fail("cannot continue writing '", path_, "': ", e.code().message(),
-         " (disk full, or the folder read-only? the run file is intact)");
+    AppendFileChecksum(work);
+  } catch (const Error& e) {
+    std::remove(work.c_str());
+    impl_->failed = true;  // what was written since the last commit is gone: nothing more is committed
+    Fail(e.what(), " (disk full? the last saved state of '", path_, "' is intact)");
   }
-  Guard(path_, "Commit", [&] {
-    impl_->file = H5::H5File(impl_->work, H5F_ACC_RDWR, H5::FileCreatPropList::DEFAULT, NoHdf5Locking());
-  });
+  FsyncPath(work);
+  if (std::rename(work.c_str(), impl_->real.c_str()) != 0) {
+    const int e = errno;
+    std::remove(work.c_str());
+    impl_->failed = true;
+    Fail("cannot save '", path_, "': ", std::strerror(e),
+         " (disk full, or the folder read-only? the last saved state is intact)");
+  }
+  FsyncPath(DirOf(impl_->real));
   impl_->dirty = false;
 }
 
 std::vector<std::size_t> RunFile::Shape(const std::string& path, bool* growing) const {
-  return Guard(path_, "Shape", [&] {
-    const H5::DataSpace sp = impl_->file.openDataSet(path).getSpace();
+  return Guard(*impl_, path_, "Shape", [&] {
+    const H5::DataSpace sp = impl_->File().openDataSet(path).getSpace();
     const auto rank = static_cast<std::size_t>(sp.getSimpleExtentNdims());
     std::vector<hsize_t> dims(rank), maxdims(rank);
     if (rank > 0) sp.getSimpleExtentDims(dims.data(), maxdims.data());
@@ -233,14 +258,14 @@ std::vector<std::size_t> RunFile::Shape(const std::string& path, bool* growing) 
 }
 
 bool RunFile::Exists(const std::string& path) const {
-  return Guard(path_, "Exists", [&] {
+  return Guard(*impl_, path_, "Exists", [&] {
     // H5Lexists needs every intermediate link to exist: walk the path.
     std::string prefix;
     std::size_t pos = 1;
     while (pos <= path.size()) {
       const std::size_t next = path.find('/', pos);
       prefix = path.substr(0, next);
-      if (H5Lexists(impl_->file.getId(), prefix.c_str(), H5P_DEFAULT) <= 0) return false;
+      if (H5Lexists(impl_->File().getId(), prefix.c_str(), H5P_DEFAULT) <= 0) return false;
       if (next == std::string::npos) break;
       pos = next + 1;
     }
@@ -249,50 +274,50 @@ bool RunFile::Exists(const std::string& path) const {
 }
 
 void RunFile::CreateGroup(const std::string& path) {
-  return Guard(path_, "CreateGroup", [&] {
+  return Guard(*impl_, path_, "CreateGroup", [&] {
     impl_->dirty = true;
-    if (!Exists(path)) impl_->file.createGroup(path);
+    if (!Exists(path)) impl_->File().createGroup(path);
   });
 }
 
 void RunFile::Move(const std::string& from, const std::string& to) {
-  return Guard(path_, "Move", [&] {
+  return Guard(*impl_, path_, "Move", [&] {
     impl_->dirty = true;
-    Check(H5Lmove(impl_->file.getId(), from.c_str(), impl_->file.getId(), to.c_str(), H5P_DEFAULT,
+    Check(H5Lmove(impl_->File().getId(), from.c_str(), impl_->File().getId(), to.c_str(), H5P_DEFAULT,
                   H5P_DEFAULT) >= 0,
           "HDF5: cannot move '", from, "' to '", to, "' in '", path_, "'");
   });
 }
 
 void RunFile::SetAttribute(const std::string& object, const std::string& name, const std::string& value) {
-  return Guard(path_, "SetAttribute", [&] {
+  return Guard(*impl_, path_, "SetAttribute", [&] {
     impl_->dirty = true;
-    H5::Group g = impl_->file.openGroup(object);
+    H5::Group g = impl_->File().openGroup(object);
     WriteStringAttribute(g, name, value);
   });
 }
 
 void RunFile::HardLink(const std::string& target, const std::string& link) {
-  return Guard(path_, "HardLink", [&] {
+  return Guard(*impl_, path_, "HardLink", [&] {
     impl_->dirty = true;
-    if (H5Lcreate_hard(impl_->file.getId(), target.c_str(), impl_->file.getId(), link.c_str(), H5P_DEFAULT,
+    if (H5Lcreate_hard(impl_->File().getId(), target.c_str(), impl_->File().getId(), link.c_str(), H5P_DEFAULT,
                        H5P_DEFAULT) < 0)
       throw H5::Exception("H5Lcreate_hard", "cannot link " + link + " to " + target);
   });
 }
 
 void RunFile::RemoveAttribute(const std::string& object, const std::string& name) {
-  return Guard(path_, "RemoveAttribute", [&] {
+  return Guard(*impl_, path_, "RemoveAttribute", [&] {
     impl_->dirty = true;
-    H5::Group g = impl_->file.openGroup(object);
+    H5::Group g = impl_->File().openGroup(object);
     if (g.attrExists(name)) g.removeAttr(name);
   });
 }
 
 std::map<std::string, std::string> RunFile::Attributes(const std::string& object) const {
-  return Guard(path_, "Attributes", [&] {
+  return Guard(*impl_, path_, "Attributes", [&] {
     std::map<std::string, std::string> out;
-    H5::Group g = impl_->file.openGroup(object);
+    H5::Group g = impl_->File().openGroup(object);
     const int n = g.getNumAttrs();
     for (int i = 0; i < n; ++i) {
       H5::Attribute a = g.openAttribute(static_cast<unsigned>(i));
@@ -306,7 +331,7 @@ std::map<std::string, std::string> RunFile::Attributes(const std::string& object
 }
 
 void RunFile::Append(const std::string& group, const std::vector<std::pair<std::string, double>>& row) {
-  return Guard(path_, "Append", [&] {
+  return Guard(*impl_, path_, "Append", [&] {
     impl_->dirty = true;
     CreateGroup(group);
     const std::size_t n = SeriesLength(group);
@@ -320,9 +345,9 @@ void RunFile::Append(const std::string& group, const std::vector<std::pair<std::
         H5::DSetCreatPropList props;
         const double nan = std::numeric_limits<double>::quiet_NaN();
         props.setFillValue(H5::PredType::NATIVE_DOUBLE, &nan);
-        impl_->file.createDataSet(p, H5::PredType::NATIVE_DOUBLE, space, Checksummed(props, {n}, {256}));
+        impl_->File().createDataSet(p, H5::PredType::NATIVE_DOUBLE, space, Checksummed(props, {n}, {256}));
       }
-      H5::DataSet ds = impl_->file.openDataSet(p);
+      H5::DataSet ds = impl_->File().openDataSet(p);
       hsize_t cur = static_cast<hsize_t>(ds.getSpace().getSimpleExtentNpoints());
       Check(cur == n, "series '", p, "' has ", cur, " rows, expected ", n);
       hsize_t size[1] = {cur + 1}, offset[1] = {cur}, count[1] = {1};
@@ -336,10 +361,10 @@ void RunFile::Append(const std::string& group, const std::vector<std::pair<std::
 }
 
 std::vector<std::string> RunFile::SeriesNames(const std::string& group) const {
-  return Guard(path_, "SeriesNames", [&] {
+  return Guard(*impl_, path_, "SeriesNames", [&] {
     std::vector<std::string> names;
     if (!Exists(group)) return names;
-    H5::Group g = impl_->file.openGroup(group);
+    H5::Group g = impl_->File().openGroup(group);
     for (hsize_t i = 0; i < g.getNumObjs(); ++i)
       if (g.getObjTypeByIdx(i) == H5G_DATASET) names.push_back(g.getObjnameByIdx(i));
     return names;
@@ -347,22 +372,22 @@ std::vector<std::string> RunFile::SeriesNames(const std::string& group) const {
 }
 
 std::size_t RunFile::SeriesLength(const std::string& group) const {
-  return Guard(path_, "SeriesLength", [&] {
+  return Guard(*impl_, path_, "SeriesLength", [&] {
     const auto names = SeriesNames(group);
     if (names.empty()) return std::size_t{0};
     return static_cast<std::size_t>(
-        impl_->file.openDataSet(group + "/" + names[0]).getSpace().getSimpleExtentNpoints());
+        impl_->File().openDataSet(group + "/" + names[0]).getSpace().getSimpleExtentNpoints());
   });
 }
 
 std::vector<double> RunFile::ReadSeries(const std::string& group, const std::string& name) const {
-  return Guard(path_, "ReadSeries", [&] {
+  return Guard(*impl_, path_, "ReadSeries", [&] {
     return ReadArray<double>(group + "/" + name);
   });
 }
 
 void RunFile::TruncateSeries(const std::string& group, std::size_t length) {
-  return Guard(path_, "TruncateSeries", [&] {
+  return Guard(*impl_, path_, "TruncateSeries", [&] {
     impl_->dirty = true;
     for (const auto& name : SeriesNames(group)) TruncateBlocks<double>(group + "/" + name, length);
   });
@@ -370,11 +395,11 @@ void RunFile::TruncateSeries(const std::string& group, std::size_t length) {
 
 template <class T>
 void RunFile::WriteArray(const std::string& path, const std::vector<std::size_t>& shape, const T* data) {
-  return Guard(path_, "WriteArray", [&] {
+  return Guard(*impl_, path_, "WriteArray", [&] {
     impl_->dirty = true;
     std::vector<hsize_t> dims(shape.begin(), shape.end());
     if (Exists(path)) {
-      H5::DataSet ds = impl_->file.openDataSet(path);
+      H5::DataSet ds = impl_->File().openDataSet(path);
       H5::DataSpace sp = ds.getSpace();
       std::vector<hsize_t> cur(static_cast<std::size_t>(sp.getSimpleExtentNdims()));
       sp.getSimpleExtentDims(cur.data());
@@ -382,24 +407,30 @@ void RunFile::WriteArray(const std::string& path, const std::vector<std::size_t>
         ds.write(data, H5Type<T>());
         return;
       }
-      H5Ldelete(impl_->file.getId(), path.c_str(), H5P_DEFAULT);
+      H5Ldelete(impl_->File().getId(), path.c_str(), H5P_DEFAULT);
     }
     H5::DataSpace space(static_cast<int>(dims.size()), dims.data());
-    H5::DataSet ds = impl_->file.createDataSet(path, H5Type<T>(), space, Checksummed(H5::DSetCreatPropList(), dims));
+    H5::DataSet ds = impl_->File().createDataSet(path, H5Type<T>(), space, Checksummed(H5::DSetCreatPropList(), dims));
     ds.write(data, H5Type<T>());
   });
 }
 
 template <class T>
 std::vector<T> RunFile::ReadArray(const std::string& path, std::vector<std::size_t>* shape) const {
-  return Guard(path_, "ReadArray", [&] {
+  return Guard(*impl_, path_, "ReadArray", [&] {
     Check(Exists(path), "'", path_, "' has no dataset '", path, "'");
-    H5::DataSet ds = impl_->file.openDataSet(path);
+    H5::DataSet ds = impl_->File().openDataSet(path);
     H5::DataSpace sp = ds.getSpace();
     std::vector<hsize_t> dims(static_cast<std::size_t>(sp.getSimpleExtentNdims()));
     sp.getSimpleExtentDims(dims.data());
     if (shape) shape->assign(dims.begin(), dims.end());
-    std::vector<T> out(static_cast<std::size_t>(sp.getSimpleExtentNpoints()));
+    // A damaged or hostile file may declare more values than it holds: deflate packs at most about
+    // 1,032:1, so more than that over the stored bytes is refused before anything is allocated.
+    const auto values = static_cast<std::uint64_t>(sp.getSimpleExtentNpoints());
+    const std::uint64_t stored = ds.getStorageSize();
+    Check(values <= ((std::uint64_t{1} << 20) + 1100 * stored) / sizeof(T), "'", path_, "': dataset '", path,
+          "' declares ", values, " values in ", stored, " stored bytes: the file is damaged");
+    std::vector<T> out(static_cast<std::size_t>(values));
     if (!out.empty()) ds.read(out.data(), H5Type<T>());
     return out;
   });
@@ -407,7 +438,7 @@ std::vector<T> RunFile::ReadArray(const std::string& path, std::vector<std::size
 
 template <class T>
 void RunFile::AppendBlock(const std::string& path, const std::vector<std::size_t>& block_shape, const T* data) {
-  return Guard(path_, "AppendBlock", [&] {
+  return Guard(*impl_, path_, "AppendBlock", [&] {
     impl_->dirty = true;
     const int rank = static_cast<int>(block_shape.size()) + 1;
     std::vector<hsize_t> count(rank, 1), offset(rank, 0);
@@ -417,9 +448,9 @@ void RunFile::AppendBlock(const std::string& path, const std::vector<std::size_t
       dims[0] = 0;
       maxdims[0] = H5S_UNLIMITED;
       H5::DataSpace space(rank, dims.data(), maxdims.data());
-      impl_->file.createDataSet(path, H5Type<T>(), space, Checksummed(H5::DSetCreatPropList(), dims, chunk));
+      impl_->File().createDataSet(path, H5Type<T>(), space, Checksummed(H5::DSetCreatPropList(), dims, chunk));
     }
-    H5::DataSet ds = impl_->file.openDataSet(path);
+    H5::DataSet ds = impl_->File().openDataSet(path);
     std::vector<hsize_t> size(rank);
     ds.getSpace().getSimpleExtentDims(size.data());
     for (int i = 1; i < rank; ++i)
@@ -436,10 +467,10 @@ void RunFile::AppendBlock(const std::string& path, const std::vector<std::size_t
 
 template <class T>
 void RunFile::TruncateBlocks(const std::string& path, std::size_t length) {
-  return Guard(path_, "TruncateBlocks", [&] {
+  return Guard(*impl_, path_, "TruncateBlocks", [&] {
     impl_->dirty = true;
     if (!Exists(path)) return;
-    H5::DataSet ds = impl_->file.openDataSet(path);
+    H5::DataSet ds = impl_->File().openDataSet(path);
     H5::DataSpace sp = ds.getSpace();
     std::vector<hsize_t> dims(static_cast<std::size_t>(sp.getSimpleExtentNdims()));
     sp.getSimpleExtentDims(dims.data());
@@ -450,7 +481,7 @@ void RunFile::TruncateBlocks(const std::string& path, std::size_t length) {
 }
 
 void RunFile::TruncateGroupBlocks(const std::string& group, std::size_t length) {
-  return Guard(path_, "TruncateGroupBlocks", [&] {
+  return Guard(*impl_, path_, "TruncateGroupBlocks", [&] {
     for (const auto& name : SeriesNames(group)) {  // every dataset of the group (empty if none)
       bool growing = false;
       Shape(group + "/" + name, &growing);

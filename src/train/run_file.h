@@ -2,10 +2,11 @@
 // files (run_file.cpp, run_file_integrity.cpp, through run_file_impl.h) include H5Cpp.h.
 //
 // Crash safety: HDF5 files can be left unreadable by a kill in the middle of a write, so a writer
-// never writes the run file itself. It writes a private copy, PATH.work, and Commit() makes that copy
-// the run file with one atomic rename (then copies it again to keep writing). Whatever moment a
-// process dies at, PATH is the last committed, complete file; readers always see complete files.
-// PATH.lock (flock) keeps a second writer out.
+// never writes the run file itself. It writes a private copy, REAL.work-XXXXXX (created exclusively,
+// never through a link), and Commit() makes that copy the run file with one atomic rename; the next
+// write starts from a new copy. Whatever moment a process dies at, the run file is the last committed,
+// complete file; readers always see complete files. REAL is PATH with every link resolved, and
+// REAL.lock (writer_lock.h) keeps a second writer out, whatever spelling of the path it uses.
 //
 // Series are 1-D, chunked, extendable datasets of doubles; every series of a group has the same
 // length, and each Append adds one row to all of them. Arrays are written whole, or grown one block
@@ -13,6 +14,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -33,8 +35,13 @@ class RunFile {
   // commit appends after HDF5's end of file; then that it is HDF5 and a glimpse run. Error otherwise,
   // naming the file. A file of the earliest format without that checksum (an older glimpse) still
   // opens, unprotected, unless RequireChecksums(true) was called (the fuzz target does).
-  RunFile(const std::string& path, Mode mode);
+  // A writable mode takes the writer lock first, waiting up to wait_s seconds for another writer.
+  RunFile(const std::string& path, Mode mode, double wait_s = 0);
   static void RequireChecksums(bool require);
+  // Whether a file that HDF5 failed to close (a full disk) was left half-closed in this process. HDF5's
+  // own clean-up at exit would close it again and crash, so the process must then end with _Exit
+  // (src/cli/main.cpp); every run file on disk is whole either way.
+  static bool AbandonedAny();
   ~RunFile();
   RunFile(const RunFile&) = delete;
   RunFile& operator=(const RunFile&) = delete;
@@ -83,17 +90,20 @@ class RunFile {
   // Makes `link` a second name (an HDF5 hard link) of the existing object at `target`: one copy on
   // disk, read the same through either path.
   void HardLink(const std::string& target, const std::string& link);
-  // Writes a new file `out` (atomically; Error if it exists) holding every group, dataset and string
-  // attribute of this file except the objects at the paths in `skip` (and what lies under them).
-  // The copy is compact: nothing it leaves out takes space in it.
-  void CopyTo(const std::string& out, const std::vector<std::string>& skip) const;
+  // Writes a file `out` holding every group, dataset and string attribute of this file except the
+  // objects at the paths in `skip` (and what lies under them); the copy is compact: nothing it leaves
+  // out takes space in it. `finish`, if given, edits the copy before it becomes `out`. Holds out's
+  // writer lock throughout and writes a private temporary file that one rename makes `out`, so an
+  // existing `out` (replaced only when `replace`; Error otherwise) stays whole until that rename.
+  void CopyTo(const std::string& out, const std::vector<std::string>& skip, bool replace,
+              const std::function<void(RunFile&)>& finish = {}) const;
   // Makes everything written so far the run file on disk (atomically). Also done on destruction.
   void Commit();
   // Drops everything written since the last Commit (a new file that never committed leaves none).
   void Discard();
 
  private:
-  void Open(Mode mode);
+  void Open(Mode mode, double wait_s);
   struct Impl;
   std::string path_;
   std::unique_ptr<Impl> impl_;

@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -13,6 +14,7 @@
 #include "src/train/file_checksum.h"
 #include "src/train/run_file.h"
 #include "src/train/run_file_impl.h"
+#include "src/train/writer_lock.h"
 
 namespace glimpse {
 namespace {
@@ -79,19 +81,35 @@ void CopyGroup(const H5::H5File& src, H5::H5File& dst, const std::string& path, 
 
 }  // namespace
 
-void RunFile::CopyTo(const std::string& out, const std::vector<std::string>& skip) const {
-  Check(!FileExists(out), "'", out, "' exists; pass --force to overwrite it");
-  const std::string tmp = out + ".tmp";
-  Guard(out, "CopyTo", [&] {
-    H5::H5File dst(tmp, H5F_ACC_TRUNC, H5::FileCreatPropList::DEFAULT, NoHdf5Locking());
-    CopyGroup(impl_->file, dst, "/", skip);
-    dst.close();
-  });
-  AppendFileChecksum(tmp);
-  FsyncPath(tmp);
-  if (std::rename(tmp.c_str(), out.c_str()) != 0) {
-    std::remove(tmp.c_str());
-    Fail("cannot write '", out, "': ", std::strerror(errno));
+void RunFile::CopyTo(const std::string& out, const std::vector<std::string>& skip, bool replace,
+                     const std::function<void(RunFile&)>& finish) const {
+  const WriterLock lock(out);  // before anything is written: no second writer, slim or training
+  Check(replace || !FileExists(lock.real()), "'", out, "' exists; pass --force to overwrite it");
+  lock.RemoveStale(".tmp");  // what a killed copy left
+  const std::string tmp = PrivateFile(lock.real() + ".tmp");
+  try {
+    Guard(out, "CopyTo", [&] {
+      auto dst = std::make_unique<H5::H5File>(tmp, H5F_ACC_TRUNC, H5::FileCreatPropList::DEFAULT, NoHdf5Locking());
+      try {
+        CopyGroup(impl_->File(), *dst, "/", skip);
+        dst->close();
+      } catch (const H5::Exception&) {
+        AbandonFile(dst);  // never closed a second time (run_file_impl.h)
+        throw;
+      }
+    });
+    AppendFileChecksum(tmp);
+    if (finish) {  // edits of the copy, committed to it before it becomes `out`
+      RunFile copy(tmp, Mode::kReadWrite);
+      finish(copy);
+      copy.Commit();
+    }
+    FsyncPath(tmp);
+    if (std::rename(tmp.c_str(), lock.real().c_str()) != 0)
+      Fail("cannot write '", out, "': ", std::strerror(errno), " (disk full, or the folder read-only?)");
+  } catch (...) {
+    std::remove(tmp.c_str());  // the old `out`, if any, is untouched: only the rename replaces it
+    throw;
   }
 }
 

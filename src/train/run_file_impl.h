@@ -4,22 +4,33 @@
 
 #include <H5Cpp.h>
 
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "src/core/error.h"
 
 #include "src/train/run_file.h"
+#include "src/train/writer_lock.h"
 
 namespace glimpse {
 
 struct RunFile::Impl {
-  H5::H5File file;
+  std::unique_ptr<H5::H5File> file;  // null once closed
   bool trailer = false;  // the file ended in a whole-file checksum when it was opened
   bool writable = false;
   bool dirty = false;
-  std::string work;  // the private working copy that writes go to (writable modes)
-  int lock_fd = -1;  // flock on PATH.lock: one writer per run file
+  std::string real;  // the run file with every link resolved (writable modes): where Commit renames to
+  std::string work;  // the private working copy that writes go to; empty after a Commit until the next use
+  std::unique_ptr<WriterLock> lock;  // one writer per real file (writable modes)
+  // An HDF5 call failed (a full disk): the working copy is suspect, so nothing more is committed, and
+  // the file is closed at most once (Abandon).
+  bool failed = false;
+  // The open file: after a Commit, a new private working copy of the committed file is made first, so
+  // that a failure to copy (a full disk) is reported by the next write, not by the commit that saved.
+  H5::H5File& File();
+  // Closes the file; a failure abandons it (AbandonFile).
+  void Close();
 };
 
 // Whether a dataset's creation properties include the Fletcher-32 checksum filter.
@@ -36,7 +47,24 @@ auto Guard(const std::string& file, const char* what, F&& f) -> decltype(f()) {
   }
 }
 
+// Guard for a RunFile's own file: a failure also marks it failed (Impl::failed).
+template <class Impl, class F>
+auto Guard(Impl& impl, const std::string& file, const char* what, F&& f) -> decltype(f()) {
+  try {
+    return f();
+  } catch (const H5::Exception& e) {
+    if (impl.writable) impl.failed = true;
+    Fail("HDF5 error in ", what, " on '", file, "': ", e.getDetailMsg(),
+         impl.writable ? " (disk full? the last saved state of the run file is intact)" : " (a corrupt file?)");
+  }
+}
+
 bool FileExists(const std::string& p);
+
+// After a failed H5Fclose (a full disk), HDF5 has freed part of the file but keeps its id, and a second
+// close (as H5File's destructor makes) crashes inside HDF5. AbandonFile lets go of f without
+// destroying it: the half-closed file is leaked, never touched again.
+void AbandonFile(std::unique_ptr<H5::H5File>& f);
 
 // File access without HDF5's own locking (glimpse locks PATH.lock itself), in the 1.10 format whose
 // metadata carries checksums.

@@ -73,10 +73,10 @@ std::vector<std::string> RunFile::CheckIntegrity() const {
     if (!impl_->trailer)
       problems.push_back("no checksum of the whole file at its end (written by an older glimpse)");
     H5F_info2_t info;
-    if (H5Fget_info2(impl_->file.getId(), &info) >= 0 && info.super.version < 2)
+    if (H5Fget_info2(impl_->File().getId(), &info) >= 0 && info.super.version < 2)
       problems.push_back("superblock version " + std::to_string(info.super.version) +
                          ": the format of an older glimpse, with no checksums on the file's metadata");
-    CheckGroup(impl_->file, "/", found);
+    CheckGroup(impl_->File(), "/", found);
   } catch (const H5::Exception& e) {
     found.push_back("the file cannot be read (" + e.getDetailMsg() + ")");
   }
