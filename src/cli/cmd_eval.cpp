@@ -1,7 +1,10 @@
 // glimpse eval: test (or validation) error of a run's last (or best-by-validation) checkpoint, recorded
-// in the run file (/evaluations). Last line: test_error=F (val_error=F with --split val).
+// in the run file (/evaluations). Last line: test_error=F (val_error=F with --split val). A result that
+// cannot be recorded (the writer lock held past --wait, a read-only folder, a full disk) is an error,
+// exit 1, found before evaluating where it can be; --no-record evaluates without writing.
 // --canvas-seed S draws the split's canvases (digit positions, clutter) from seed S instead of the run's
 // seed, with the same digits and weights: how much an error owes to the one fixed draw of its canvases.
+#include <cmath>
 #include <ctime>
 #include <iomanip>
 #include <iostream>
@@ -13,6 +16,7 @@
 #include "src/core/error.h"
 #include "src/core/version.h"
 #include "src/train/trainer.h"
+#include "src/train/writer_lock.h"
 
 namespace glimpse::cli {
 
@@ -31,7 +35,10 @@ int RunEval(int argc, char** argv) {
       "canvas-seed", po::value<std::string>(),
       "draw the split's canvases (positions, clutter) from this seed instead of the run's (same digits and "
       "weights; M > 1 also samples its episodes from it); recorded as /evaluations/canvas_seed")(
-      "no-record", "do not append the result to the run file's /evaluations");
+      "no-record", "do not append the result to the run file's /evaluations")(
+      "wait", po::value<double>()->default_value(60),
+      "seconds to wait for the run file's writer lock (another eval recording, a training run) before "
+      "failing; checked before evaluating and again to record");
   po::variables_map vm;
   if (!ParseOrHelp(argc, argv, desc, vm,
                    "glimpse eval --run RUN.h5 [--split test|val] [--samples M] [--checkpoint last|best]"))
@@ -43,6 +50,20 @@ int RunEval(int argc, char** argv) {
   const std::string which = vm["checkpoint"].as<std::string>();
   Check(which == "last" || which == "best", "--checkpoint: expected last or best, found '", which, "'");
   const std::string path = vm["run"].as<std::string>();
+  const bool record = !vm.count("no-record");
+  const double wait_s = vm["wait"].as<double>();
+  Check(std::isfinite(wait_s) && wait_s >= 0 && wait_s <= 86400, "--wait: expected seconds in [0, 86400], found ",
+        wait_s);
+  const auto unrecordable = [&](const std::string& why) {
+    return Format(why, "; pass --no-record to evaluate without recording");
+  };
+  if (record) {  // fail before the evaluation, not after it, when the result could not be recorded
+    try {
+      const WriterLock probe(path, wait_s);  // also fails in a read-only folder
+    } catch (const Error& e) {
+      Fail(unrecordable(e.what()));
+    }
+  }
   EvalResult r;
   std::int64_t epoch = 0;
   std::string describe;
@@ -66,9 +87,9 @@ int RunEval(int argc, char** argv) {
             << describe << ", M = " << samples
             << (vm.count("canvas-seed") ? ", canvases of seed " + std::to_string(canvas_seed) : std::string())
             << "\n";
-  if (!vm.count("no-record")) {  // every number quoted can be read back from the file
+  if (record) {  // every number quoted can be read back from the file; a failure to record is an error
     try {
-      RunFile file(path, RunFile::Mode::kReadWrite);
+      RunFile file(path, RunFile::Mode::kReadWrite, wait_s);
       const std::size_t row = file.SeriesLength("/evaluations");
       file.Append("/evaluations", {{"unix_time", static_cast<double>(std::time(nullptr))},
                                    {"split", split_name == "test" ? 1.0 : 0.0},
@@ -82,7 +103,7 @@ int RunEval(int argc, char** argv) {
       file.Commit();
       std::cout << "recorded in " << path << ": /evaluations row " << row << "\n";
     } catch (const Error& e) {
-      std::cerr << "glimpse eval: warning: the result was not recorded in the run file: " << e.what() << "\n";
+      Fail(unrecordable(Format("the result (", split_name, "_error=", r.error, ") was not recorded: ", e.what())));
     }
   }
   std::cout << split_name << "_error=" << std::defaultfloat << std::setprecision(6) << r.error << "\n";
