@@ -24,6 +24,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <type_traits>
 #include <vector>
 
@@ -178,6 +179,13 @@ class DrawRead : public Sensor<T> {
     g.resize(static_cast<std::size_t>(L));
     for (int i = 0; i < n_; ++i) {
       const double mu = centre + Offset(i) * delta;
+      if (!std::isfinite(mu) || !std::isfinite(var)) {  // a diverged read (NaN parameters): a NaN row,
+        T* row = F + static_cast<std::ptrdiff_t>(i) * L;  // so the read is NaN for the trainer's loss check
+        std::fill(row, row + L, std::numeric_limits<T>::quiet_NaN());
+        if (e) std::fill(e + static_cast<std::ptrdiff_t>(i) * L, e + static_cast<std::ptrdiff_t>(i + 1) * L,
+                         std::numeric_limits<T>::quiet_NaN());
+        continue;
+      }
       const int a0 = static_cast<int>(std::clamp(std::round(mu), 0.0, L - 1.0));
       std::fill(g.begin(), g.end(), 0.0);
       g[a0] = std::exp(-(a0 - mu) * (a0 - mu) / (2 * var));

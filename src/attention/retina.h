@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <vector>
 
 #include "src/attention/sensor.h"
@@ -65,7 +66,13 @@ class Retina : public Sensor<T> {
     const bool sat = c && c->Holds(images, b + 1, H, W);
     const T* img = images + static_cast<std::ptrdiff_t>(b) * H * W;
     const double ux = unit_ > 0 ? unit_ : W / 2.0, uy = unit_ > 0 ? unit_ : H / 2.0;
-    const double cx = W / 2.0 + x * ux, cy = H / 2.0 + y * uy;
+    if (!std::isfinite(x) || !std::isfinite(y)) {  // a diverged location: NaN, for the trainer's loss check
+      std::fill(out, out + glimpse_size(), std::numeric_limits<T>::quiet_NaN());
+      return;
+    }
+    // Far outside the image every patch reads 0: clamped, the corner stays an int.
+    const double reach = static_cast<double>(g_) * (1 << k_) + 1;
+    const double cx = std::clamp(W / 2.0 + x * ux, -reach, W + reach), cy = std::clamp(H / 2.0 + y * uy, -reach, H + reach);
     for (int s = 0; s < k_; ++s) {
       const int f = 1 << s, size = g_ * f;
       const int x0 = static_cast<int>(std::floor(cx - size / 2.0 + 0.5));

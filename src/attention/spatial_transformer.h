@@ -120,7 +120,13 @@ class SpatialTransformer : public Sensor<T> {
             const double xp = (xn + 1) * (W - 1) / 2, yp = (yn + 1) * (H - 1) / 2;  // pixel-centre coords
             const std::ptrdiff_t o = static_cast<std::ptrdiff_t>(b) * D + (m * g_ + i) * g_ + j;
             double dxp = 0, dyp = 0;
-            if (S) {
+            if (!std::isfinite(xp) || !std::isfinite(yp)) {  // a diverged read: NaN, for the loss check
+              if (glimpse) {
+                glimpse[o] = std::numeric_limits<T>::quiet_NaN();
+                continue;
+              }
+              dxp = dyp = std::numeric_limits<double>::quiet_NaN();
+            } else if (S) {
               if (glimpse) {
                 glimpse[o] = static_cast<T>(BoxMean(S, H, W, xp + 0.5, yp + 0.5, w, h, nullptr));
                 continue;
@@ -131,8 +137,10 @@ class SpatialTransformer : public Sensor<T> {
               dxp = dv * g4[0], dyp = dv * g4[1], dw += dv * g4[2], dh += dv * g4[3];
               if (dimg) AddBoxImageGrad(H, W, xp + 0.5, yp + 0.5, w, h, dv, dimg);
             } else {
-              const int x0 = static_cast<int>(std::floor(xp)), y0 = static_cast<int>(std::floor(yp));
-              const double fx = xp - x0, fy = yp - y0;
+              // Far outside the image every sample is 0: clamped, the index stays an int.
+              const double xc = std::clamp(xp, -2.0, W + 1.0), yc = std::clamp(yp, -2.0, H + 1.0);
+              const int x0 = static_cast<int>(std::floor(xc)), y0 = static_cast<int>(std::floor(yc));
+              const double fx = xc - x0, fy = yc - y0;
               auto pix = [&](int y, int x) -> double { return (y >= 0 && y < H && x >= 0 && x < W) ? img[y * W + x] : 0.0; };
               const double v00 = pix(y0, x0), v01 = pix(y0, x0 + 1), v10 = pix(y0 + 1, x0), v11 = pix(y0 + 1, x0 + 1);
               if (glimpse) {
@@ -177,11 +185,12 @@ class SpatialTransformer : public Sensor<T> {
 
   // dimg += dv * d BoxMean / d image: each pixel's covered fraction of the box.
   static void AddBoxImageGrad(int H, int W, double x, double y, double w, double h, double dv, T* dimg) {
+    if (!std::isfinite(x + y + w + h)) return;  // a diverged read has no image gradient to give
     const double x1 = x - w / 2, x2 = x + w / 2, y1 = y - h / 2, y2 = y + h / 2, scale = dv / (w * h);
-    for (int py = std::max(0, static_cast<int>(std::floor(y1))); py < H && py < y2; ++py) {
+    for (int py = static_cast<int>(std::clamp(std::floor(y1), 0.0, 1.0 * H)); py < H && py < y2; ++py) {
       const double oy = std::min(y2, py + 1.0) - std::max(y1, static_cast<double>(py));
       if (oy <= 0) continue;
-      for (int px = std::max(0, static_cast<int>(std::floor(x1))); px < W && px < x2; ++px) {
+      for (int px = static_cast<int>(std::clamp(std::floor(x1), 0.0, 1.0 * W)); px < W && px < x2; ++px) {
         const double ox = std::min(x2, px + 1.0) - std::max(x1, static_cast<double>(px));
         if (ox > 0) dimg[py * W + px] += static_cast<T>(scale * oy * ox);
       }

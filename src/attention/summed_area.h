@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <memory>
 #include <vector>
 
@@ -72,6 +73,10 @@ struct Integral {
   double F, Fx, Fy;
 };
 inline Integral IntegralAt(const double* S, int H, int W, double x, double y) {
+  if (std::isnan(x) || std::isnan(y)) {  // a diverged read: NaN, for the trainer's loss check
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    return {nan, nan, nan};
+  }
   const bool inx = x > 0 && x < W, iny = y > 0 && y < H;
   x = std::clamp(x, 0.0, static_cast<double>(W));
   y = std::clamp(y, 0.0, static_cast<double>(H));
