@@ -27,6 +27,7 @@
 #include "src/attention/spatial_transformer.h"
 #include "src/attention/whole_canvas.h"
 #include "src/core/error.h"
+#include "src/core/rng.h"
 
 namespace py = pybind11;
 using glimpse::Check;
@@ -68,8 +69,8 @@ class PyTask {
   py::tuple Batch(const std::string& split_name, std::int64_t start, std::int64_t count, std::int64_t epoch,
                   bool info) const {
     const std::int64_t n = task_->size(glimpse::ParseSplit(split_name));
-    Check(count >= 0 && start >= 0 && start + count <= n, "samples ", start, "..", start + count - 1,
-          " are outside the ", split_name, " split of ", n, " samples");
+    Check(count >= 0 && start >= 0 && start <= n && count <= n - start, "samples ", start, " .. ", start,
+          " + ", count, " - 1 are outside the ", split_name, " split of ", n, " samples");  // no overflow
     std::vector<std::int64_t> indices(static_cast<std::size_t>(count));
     for (std::int64_t i = 0; i < count; ++i) indices[i] = start + i;
     return Render(split_name, indices, epoch, info);
@@ -85,8 +86,17 @@ class PyTask {
     return Render(split_name, indices, epoch, info);
   }
 
+  // Epoch e's order replays the shuffles of epochs 0..e (envs/batch.h), so it costs time in e; Ctrl-C
+  // (or any pending Python signal) stops it with KeyboardInterrupt.
   py::array_t<std::int64_t> TrainOrder(std::int64_t epoch) const {
-    const std::vector<std::int64_t> order = glimpse::EpochOrder(seed_, task_->size(glimpse::Split::kTrain), epoch);
+    Check(epoch >= 0 && epoch < (std::int64_t{1} << 20), "epoch: expected a value in [0, 2^20) (train --epochs ",
+          "allows at most 2^20), found ", epoch);
+    glimpse::Rng data(seed_, "data");
+    std::vector<std::int64_t> order(static_cast<std::size_t>(task_->size(glimpse::Split::kTrain)));
+    for (std::int64_t e = 0; e <= epoch; ++e) {
+      glimpse::ShuffleEpoch(data, order);
+      if (e % 64 == 63 && PyErr_CheckSignals() != 0) throw py::error_already_set();
+    }
     py::array_t<std::int64_t> a(static_cast<py::ssize_t>(order.size()));
     std::copy(order.begin(), order.end(), a.mutable_data());
     return a;

@@ -12,6 +12,8 @@ into build/python/glimpse/); glimpse.runs needs only h5py, numpy and pandas. Sam
 the same C++ code as `glimpse train`, so a batch equals the trainer's byte for byte (tests/scripts/
 test_python_package.sh checks it against `glimpse render --out FILE.npy`).
 """
+import functools as _functools
+import numbers as _numbers
 import os as _os
 
 # This package: src/python/glimpse/ of a checkout. Its compiled module is built into the checkout's
@@ -45,6 +47,32 @@ def _compiled():
     return core
 
 
+def _integer(name, value):
+    """value as an int, or ValueError: a float, a string or a bool is refused, never truncated."""
+    if isinstance(value, bool) or not isinstance(value, _numbers.Integral):
+        raise ValueError(f"{name}: expected an integer, found {value!r}")
+    return int(value)
+
+
+def _checked(function, integers):
+    """The compiled function with its integer arguments checked (_integer) and a refused argument
+    (pybind11's TypeError) raised as the ValueError the package documents."""
+    @_functools.wraps(function)
+    def call(*args, **kwargs):
+        for name in integers:
+            if name in kwargs:
+                kwargs[name] = _integer(name, kwargs[name])
+        try:
+            return function(*args, **kwargs)
+        except TypeError as e:  # pybind11's message ends with the whole arrays it was given: cut there
+            raise ValueError(str(e).split("\nInvoked with")[0]) from None
+    return call
+
+
+_INTEGER_ARGS = {"retina": ("patch", "scales"), "draw_read": ("n", "scales"), "draw_initial_params": ("n", "scales"),
+                 "stn_read": ("patch", "scales"), "whole_canvas": ("patch", "scales")}
+
+
 class Task:
     """A registered task (glimpse.task_names()) with its seed: the splits, samples and rendering of
     `glimpse train --env NAME --seed SEED`.
@@ -58,7 +86,7 @@ class Task:
         core = _compiled()
         if name not in core.task_names():
             raise ValueError(f"unknown task {name!r}: the registered tasks are {', '.join(core.task_names())}")
-        self._task = core.Task(name, int(seed), data_dir or default_data_dir(dataset))
+        self._task = core.Task(name, _integer("seed", seed), data_dir or default_data_dir(dataset))
 
     name = property(lambda self: self._task.name)
     seed = property(lambda self: self._task.seed)
@@ -76,17 +104,23 @@ class Task:
         labels int64 (count,). With info=True also a dict: query (count,) (strip5's asked digit, -1
         for the others), box (count, 4) int32 (x0, y0, x1, y1) of the digit, digit (count,) its index
         in the source file."""
-        return self._task.batch(split, int(start), int(count), int(epoch), bool(info))
+        return self._task.batch(split, _integer("start", start), _integer("count", count), _integer("epoch", epoch),
+                                bool(info))
 
     def samples(self, split, indices, epoch=0, info=False):
         """The samples of split at indices (a 1-d integer array, any order), as batch returns them:
         e.g. task.samples("train", task.train_order(e)[s*B:(s+1)*B], epoch=e) is the trainer's step s."""
-        return self._task.samples(split, indices, int(epoch), bool(info))
+        import numpy as np
+        indices = np.asarray(indices)
+        if indices.dtype.kind not in "iu":
+            raise ValueError(f"indices: expected integers, found an array of {indices.dtype}")
+        return self._task.samples(split, indices, _integer("epoch", epoch), bool(info))
 
     def train_order(self, epoch):
         """The trainer's order of the training samples in epoch (int64, a permutation of
-        size("train")): step s of the epoch trains on order[s*B:(s+1)*B] for batch size B."""
-        return self._task.train_order(int(epoch))
+        size("train")): step s of the epoch trains on order[s*B:(s+1)*B] for batch size B. It replays
+        the shuffles of epochs 0..epoch, so it takes time in epoch (about 75 s at 10**6); Ctrl-C stops it."""
+        return self._task.train_order(_integer("epoch", epoch))
 
     def __repr__(self):
         return f"glimpse.Task({self.name!r}, seed={self.seed}: {self.height}x{self.width}, {self.classes} classes)"
@@ -94,5 +128,6 @@ class Task:
 
 def __getattr__(name):  # the compiled functions, loaded on first use (PEP 562)
     if name in _COMPILED and name != "Task":
-        return getattr(_compiled(), name)
+        function = getattr(_compiled(), name)
+        return _checked(function, _INTEGER_ARGS.get(name, ())) if callable(function) else function
     raise AttributeError(f"module 'glimpse' has no attribute {name!r}")
