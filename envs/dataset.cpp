@@ -1,5 +1,8 @@
 #include "envs/dataset.h"
 
+#include <cstdint>
+#include <cstdio>
+
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -64,6 +67,18 @@ std::string DefaultDataDir(const std::string& dataset) {
   }
   if (dataset == "fashion") return "/usr/share/datasets/fashion-mnist";
   Fail("unknown dataset '", dataset, "': expected mnist or fashion");
+}
+
+std::string DataFingerprint(const DigitDataset& d) {
+  std::uint64_t h = 14695981039346656037ull;  // FNV-1a, 64 bits
+  const auto add = [&h](const std::uint8_t* p, std::size_t n) {
+    for (std::size_t i = 0; i < n; ++i) h = (h ^ p[i]) * 1099511628211ull;
+  };
+  for (const IdxImages* im : {&d.train_images, &d.test_images}) add(im->pixels.data(), im->pixels.size());
+  for (const IdxLabels* l : {&d.train_labels, &d.test_labels}) add(l->labels.data(), l->labels.size());
+  char hex[17];
+  std::snprintf(hex, sizeof(hex), "%016llx", static_cast<unsigned long long>(h));
+  return std::string("fnv1a64:") + hex;
 }
 
 }  // namespace glimpse

@@ -16,6 +16,11 @@ struct DigitDataset {
 // Loads and cross-checks the four files of `dir` (counts agree, sizes agree, labels below 10).
 DigitDataset LoadDigitDataset(const std::string& dir);
 
+// A fingerprint of the digits and labels (not of the files' paths or compression): "fnv1a64:" and 16
+// hex digits over the four arrays. Stored in every run file (data_fingerprint) and checked by eval, so
+// a run is never evaluated on other data without a word.
+std::string DataFingerprint(const DigitDataset& d);
+
 // The default folder for a data set name: "mnist" -> data/mnist, "fashion" -> the Debian package
 // dataset-fashion-mnist's /usr/share/datasets/fashion-mnist. Throws for other names.
 std::string DefaultDataDir(const std::string& dataset);

@@ -10,12 +10,14 @@
 // +-0.1 points at 1%) shows there as a test error well above E.
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <iomanip>
 #include <iostream>
 #include <map>
 #include <numeric>
 
 #include "src/cli/commands.h"
+#include "src/train/writer_lock.h"
 #include "src/cli/options.h"
 #include "src/train/run_config.h"
 #include "src/core/error.h"
@@ -80,7 +82,18 @@ int RunSummarize(int argc, char** argv) {
     return 0;
   }
   po::notify(vm);
-  const auto runs = vm["runs"].as<std::vector<std::string>>();
+  // One file under two names (a link, "./a.h5") is one run: counted once, never pooled as two seeds.
+  std::vector<std::string> runs;
+  for (const std::string& p : vm["runs"].as<std::vector<std::string>>()) {
+    std::error_code ec;
+    const auto same = std::find_if(runs.begin(), runs.end(), [&](const std::string& q) {
+      return RealPath(p) == RealPath(q) || std::filesystem::equivalent(p, q, ec);
+    });
+    if (same == runs.end())
+      runs.push_back(p);
+    else
+      std::cerr << "glimpse summarize: '" << p << "' is the same file as '" << *same << "': counted once\n";
+  }
   if (vm.count("status")) {
     Check(runs.size() == 1, "--status takes one run file");
     const RunFile f(runs[0], RunFile::Mode::kReadOnly);

@@ -1,5 +1,6 @@
 #include "src/cli/config_options.h"
 
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 
@@ -43,6 +44,10 @@ bool ParseWithConfig(int argc, char** argv, const po::options_description& extra
   }
   if (vm.count("config")) {
     const std::string path = vm["config"].as<std::string>();
+    std::error_code ec;
+    Check(!std::filesystem::is_directory(path, ec), "--config '", path, "' is a folder; it takes an INI file",
+          std::filesystem::exists(std::filesystem::path(path) / "config.ini", ec)
+              ? " (" + (std::filesystem::path(path) / "config.ini").string() + "?)" : std::string());
     std::ifstream f(path);
     Check(static_cast<bool>(f), "cannot open config file '", path, "'");
     // Stored after the command line, so command-line values win.

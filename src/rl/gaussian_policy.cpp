@@ -14,7 +14,8 @@ PolicyKind<T> GaussianPolicyKind() {
   k.help = "RAM: l ~ N(tanh(W h), std^2 I) with a fixed --std";
   k.options = {kPolicyStd.Row()};
   k.validate = [](const ExperimentConfig& c) {
-    Check(kPolicyStd.Get(c) > 0, "option --std: expected a positive standard deviation, found ", kPolicyStd.Get(c));
+    Check(kPolicyStd.Get(c) > 0 && kPolicyStd.Get(c) <= 10, "option --std: expected a standard deviation in (0, 10] ",
+          "(locations span [-1, 1]), found ", kPolicyStd.Get(c));
   };
   k.make = [](const ExperimentConfig& c) { return std::make_unique<GaussianPolicy<T>>(kPolicyStd.Get(c)); };
   return k;

@@ -13,7 +13,8 @@ PolicyKind<T> LearnedStdPolicyKind() {
            "(--attention gaussian --policy learned-std)";
   k.also_reads = {kPolicyStd.name};
   k.validate = [](const ExperimentConfig& c) {
-    Check(kPolicyStd.Get(c) > 0, "option --std: expected a positive standard deviation, found ", kPolicyStd.Get(c));
+    Check(kPolicyStd.Get(c) > 0 && kPolicyStd.Get(c) <= 10, "option --std: expected a standard deviation in (0, 10] ",
+          "(locations span [-1, 1]), found ", kPolicyStd.Get(c));
   };
   k.make = [](const ExperimentConfig& c) { return std::make_unique<LearnedStdPolicy<T>>(kPolicyStd.Get(c)); };
   return k;

@@ -231,8 +231,8 @@ void Validate(const ExperimentConfig& c) {
         " (the canvas of ", c.env, "), found ", c.patch);
   CheckRange(c.scales, 1, 8, "option --scales");
   Check(c.unit_pixels >= 0, "option --unit-pixels: expected >= 0, found ", c.unit_pixels);
-  CheckRange(c.hidden, 1, 65536, "option --hidden");
-  CheckRange(c.glimpse_hidden, 1, 65536, "option --glimpse-hidden");
+  CheckRange(c.hidden, 1, 4096, "option --hidden");  // 4096: an LSTM core of 4 x 4096 x 8192 floats (0.5 GB)
+  CheckRange(c.glimpse_hidden, 1, 4096, "option --glimpse-hidden");
   Check(c.context >= 0 && c.context <= canvas, "option --context: expected 0 (off) to ", canvas, " (the canvas of ",
         c.env, "), found ", c.context);
   Check(c.context_fade >= 0 && c.context_fade <= 1, "option --context-fade: expected 0 (off) to 1, found ",
@@ -240,14 +240,16 @@ void Validate(const ExperimentConfig& c) {
   Check(c.context_fade == 0 || c.context > 0, "option --context-fade ", c.context_fade,
         " fades the context network's h_0: it needs --context N > 0");
   CheckRange(c.samples, 1, 1024, "option --samples");
-  Check(c.rl_weight >= 0, "option --rl-weight: expected >= 0, found ", c.rl_weight);
+  Check(c.rl_weight >= 0 && c.rl_weight <= 1e6, "option --rl-weight: expected 0 to 1e6, found ", c.rl_weight);
+  CheckRange(c.semi_sampling, 0.0, 1.0, "option --semi-sampling (a probability)");
+  CheckRange(c.entropy, 0.0, 10.0, "option --entropy (the entropy bonus's weight)");
   Check(c.step_loss >= 0, "option --step-loss: expected >= 0 (0 = off), found ", c.step_loss);
   Check(!reward.per_step || attention.hard(), "option --reward ", c.reward, ": --attention ", c.attention,
         " has no location policy for a reward to train");
   Check(c.lr > 0, "option --lr: expected a positive learning rate, found ", c.lr);
   CheckRange(c.batch, 1, 1 << 16, "option --batch");
   CheckRange(c.epochs, 1, 1 << 20, "option --epochs");
-  CheckRange(c.threads, 0, 1024, "option --threads");
+  CheckRange(c.threads, 0, 256, "option --threads");
   OneOf("parallel", c.parallel, {"data", "blas"});
   OneOf("denormals", c.denormals, {"flush", "keep"});
   CheckRange(c.log_every, 1, 1 << 30, "option --log-every");

@@ -15,6 +15,7 @@
 #include "src/core/schedule.h"
 #include "src/core/version.h"
 #include "src/nn/vmath.h"
+#include "envs/dataset.h"
 #include "src/train/checkpoint.h"
 
 namespace glimpse {
@@ -93,6 +94,8 @@ Trainer::Trainer(const ExperimentConfig& cfg, RunFile* file, bool resume)
   const TaskKind& task_kind = Tasks().Get(cfg_.env);
   data_ = LoadDigitDataset(ResolveDataDir(cfg_));
   task_ = WithTrainShift(task_kind.make(data_, cfg_.seed), cfg_.train_shift, cfg_.seed);
+  Check(cfg_.train_images <= task_->size(Split::kTrain), "option --train-images: expected at most ",
+        task_->size(Split::kTrain), " (the training split of ", cfg_.env, "; 0 = all), found ", cfg_.train_images);
   pool_ = std::make_unique<WorkerPool>(cfg_.parallel == "data" ? ResolvedThreads(cfg_) - 1 : 0);
   agent_ = Agents().Get(AgentOf(task_kind, cfg_)).make(cfg_, *task_, *pool_);
   estimator_ = std::make_unique<Estimator<float>>(EstimatorConfigFor(cfg_), agent_->policy());
@@ -134,6 +137,7 @@ void Trainer::SetupRunFile() {
   logger_->Attribute("glimpse_version", Version());
   logger_->Attribute("source_commit", SourceCommit());
   logger_->Attribute("created_utc", UtcNow());
+  logger_->Attribute("data_fingerprint", DataFingerprint(data_));  // eval and resume check it
   logger_->Attribute("parameters", std::to_string(agent_->store().size()));
   agent_->SetupExamples(*task_, *logger_);
 }

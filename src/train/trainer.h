@@ -77,6 +77,7 @@ class Trainer {
 
   // Loads only the parameters of the last checkpoint in `file` (evaluation of a finished run), or,
   // with best, of its best-by-validation checkpoint (checkpoint.h); returns that checkpoint's epoch.
+  // Both refuse a run trained on other digits than this trainer's data folder holds (data_fingerprint).
   std::int64_t LoadWeights(const RunFile& file, bool best = false);
 
   std::int64_t step() const { return step_; }
@@ -164,6 +165,7 @@ class Trainer {
   struct Checkpoint ParamsNow() const;  // step, epoch and the parameters with their table
   // Appends this leg (a new run, or each resume) to /provenance: its start time, from which epoch, to
   // how many, threads, and as attributes the commit, version and UTC time that ran it.
+  void CheckSameData(const RunFile& file) const;  // Error when file was trained on other data
   void RecordLeg();
 };
 

@@ -2,7 +2,9 @@
 #include <iostream>
 #include <limits>
 
+#include "envs/dataset.h"
 #include "src/train/checkpoint.h"
+#include "src/train/config.h"
 #include "src/train/trainer.h"
 
 namespace glimpse {
@@ -53,7 +55,18 @@ void Trainer::RestoreParams(const Checkpoint& c, const std::string& path) {
   std::copy(c.params.begin(), c.params.end(), store.values().begin());
 }
 
+void Trainer::CheckSameData(const RunFile& file) const {
+  const auto root = file.Attributes("/");
+  const auto stored = root.find("data_fingerprint");  // absent in runs of an older glimpse
+  if (stored == root.end()) return;
+  const std::string here = DataFingerprint(data_);
+  Check(stored->second == here, "'", file.path(), "' was trained on digits with fingerprint ", stored->second,
+        ", but '", ResolveDataDir(cfg_), "' holds other digits or labels (", here,
+        "); pass the data folder it was trained with (--data-dir)");
+}
+
 std::int64_t Trainer::LoadWeights(const RunFile& file, bool best) {
+  CheckSameData(file);
   const Checkpoint c = best ? LoadBestCheckpoint(file) : LoadCheckpoint(file);
   RestoreParams(c, file.path());
   SetProgressAt(c.step);  // a schedule in the forward pass (--context-fade) at that checkpoint's value
@@ -78,6 +91,7 @@ void Trainer::InitFrom(const std::string& path) {
 }
 
 void Trainer::LoadCheckpointNow() {
+  CheckSameData(*file_);
   const Checkpoint c = LoadCheckpoint(*file_);
   RestoreParams(c, file_->path());
   for (const auto& [name, buf] : opt_->StateBuffers()) {

@@ -17,9 +17,11 @@ of the file): `reseal` appends a new one. Needs h5py, numpy and pandas only (not
 """
 import glob
 import math
+import numbers
 import re
 import os
 import sys
+import tempfile
 import time
 import zlib
 
@@ -49,11 +51,23 @@ def _value(v):
     return v
 
 
+def _read(ds, dtype=None):
+    """A dataset's values, refused (ValueError naming the file) when it declares more values than its
+    stored bytes can hold (deflate packs at most about 1,032:1): a damaged or hostile file is never
+    allocated whole. glimpse's RunFile::ReadArray applies the same bound."""
+    declared = int(ds.size) * ds.dtype.itemsize
+    stored = ds.id.get_storage_size()
+    if declared > 2**20 + 1100 * stored:
+        raise ValueError(f"{ds.file.filename}: dataset {ds.name} declares {ds.size} values in {stored} stored "
+                         "bytes: the file is damaged")
+    return np.asarray(ds, dtype=dtype)
+
+
 def _group(f, name):
     if name not in f:
         return pd.DataFrame()
     g = f[name]
-    return pd.DataFrame({k: np.asarray(g[k]) for k in g.keys() if isinstance(g[k], h5py.Dataset)})
+    return pd.DataFrame({k: _read(g[k]) for k in g.keys() if isinstance(g[k], h5py.Dataset)})
 
 
 def _checkpoint_slot(f):
@@ -111,8 +125,15 @@ def write_run(path, config, train, evals, trained_by, epochs_done, version="0.1.
     images, loss_action, wall_s, ...) and /eval (step, epoch, val_error, test_error as fractions).
     trained_by: what trained it (stored, and summarized as such); epochs_done: the epochs completed
     (a glimpse run's checkpoint says this; such a file has no checkpoint, so it cannot be resumed or
-    evaluated with glimpse eval). Written to PATH.tmp in the checksummed format and renamed into place.
+    evaluated with glimpse eval). Written to a new private PATH.tmp-XXXXXX in the checksummed format
+    and renamed into place. Whole-number options (epochs, batch, seed, ...) must be integers.
     """
+    for k in ("epochs", "batch", "seed", "glimpses", "patch", "scales", "hidden", "samples"):
+        v = config.get(k)
+        if v is not None and (isinstance(v, bool) or not re.fullmatch(r"-?[0-9]+", str(v).strip())):
+            raise ValueError(f"{path}: option {k!r} must be an integer, found {v!r}")
+    if isinstance(epochs_done, bool) or not isinstance(epochs_done, numbers.Integral):
+        raise ValueError(f"{path}: epochs_done must be an integer, found {epochs_done!r}")
     for name, series in (("train", train), ("eval", evals)):
         lengths = {len(v) for v in series.values()}
         if len(lengths) > 1:
@@ -120,7 +141,18 @@ def write_run(path, config, train, evals, trained_by, epochs_done, version="0.1.
     for need in ("val_error", "test_error", "epoch", "step"):
         if need not in evals:
             raise ValueError(f"{path}: the eval series need {need!r}")
-    tmp = path + ".tmp"
+    fd, tmp = tempfile.mkstemp(prefix=os.path.basename(path) + ".tmp-", dir=os.path.dirname(path) or ".")
+    os.close(fd)  # created exclusively: never a link planted at a fixed name
+    try:
+        _write_run_file(tmp, config, train, evals, trained_by, epochs_done, version)
+        reseal(tmp)
+        os.replace(tmp, path)
+    except BaseException:
+        os.remove(tmp)
+        raise
+
+
+def _write_run_file(tmp, config, train, evals, trained_by, epochs_done, version):
     with h5py.File(tmp, "w", libver=("v110", "v110")) as f:
         attrs = {str(k): str(v).lower() if isinstance(v, bool) else str(v) for k, v in config.items()}
         attrs.update({"glimpse_version": version, "trained_by": str(trained_by), "epochs_done": str(int(epochs_done)),
@@ -131,8 +163,6 @@ def write_run(path, config, train, evals, trained_by, epochs_done, version="0.1.
             g = f.create_group(name)
             for k, v in series.items():
                 g.create_dataset(k, data=np.asarray(v, dtype=np.float64), maxshape=(None,), chunks=True, fletcher32=True)
-    reseal(tmp)
-    os.replace(tmp, path)
 
 
 def load_params(path):
@@ -144,7 +174,7 @@ def load_params(path):
         if slot is None:
             raise ValueError(f"{path} holds no complete checkpoint")
         g = f[slot]
-        flat = np.asarray(g["params"], dtype="<f4")
+        flat = _read(g["params"], dtype="<f4")
         digest = g.attrs.get("digest:params")
         if digest is not None:
             digest = digest.decode() if isinstance(digest, bytes) else digest
@@ -154,7 +184,7 @@ def load_params(path):
                                  f"{now}, {digest} was stored with them")
         names = _value(g.attrs["param_names"]).split("\n")
         shapes = _value(g.attrs["param_shapes"]).split("\n")
-        offsets = np.asarray(g["param_offsets"])
+        offsets = _read(g["param_offsets"])
         out = {}
         for name, shape, off in zip(names, shapes, offsets):
             dims = [int(d) for d in shape.split("x")]
@@ -180,9 +210,9 @@ def load_run(path):
             # every glimpse eval of the file: split (1 test), best (1: the best checkpoint), epoch, samples,
             # images, error, canvas_seed (NaN before it was recorded: the run's own seed)
             "evaluations": _group(f, "evaluations"),
-            "trajectories": {k: np.asarray(v) for k, v in f["trajectories"].items()} if "trajectories" in f else {},
+            "trajectories": {k: _read(v) for k, v in f["trajectories"].items()} if "trajectories" in f else {},
             # strip5 runs: fixed test strips and, per evaluation, every query's weights over the slots
-            "attention": {k: np.asarray(v) for k, v in f["attention"].items()} if "attention" in f else {},
+            "attention": {k: _read(v) for k, v in f["attention"].items()} if "attention" in f else {},
             "epochs_done": _checkpoint_epoch(f),
         }
     return run
@@ -221,7 +251,7 @@ T95 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.
 
 # Root attributes that describe the file, not the run's options.
 METADATA = {"glimpse_version", "source_commit", "created_utc", "parameters", "slim", "stopped_reason", "trained_by",
-            "epochs_done"}
+            "epochs_done", "data_fingerprint"}
 
 
 def configuration_key(config):
@@ -455,9 +485,26 @@ def frame(runs):
     return pd.DataFrame(rows)
 
 
+def unique_files(paths):
+    """paths without a second name of a file already listed (a link, "./a.h5", a hard link): one
+    file is one run, never pooled as two seeds."""
+    seen, out = set(), []
+    for p in paths:
+        try:
+            st = os.stat(p)
+            key = (st.st_dev, st.st_ino)
+        except OSError:
+            key = os.path.realpath(p)
+        if key not in seen:
+            seen.add(key)
+            out.append(p)
+    return out
+
+
 def load_runs(paths):
-    """A DataFrame, one row per run file: configuration, summary, and the series."""
-    return frame([load_run(p) for p in paths])
+    """A DataFrame, one row per run file (a file named twice counts once): configuration, summary,
+    and the series."""
+    return frame([load_run(p) for p in unique_files(paths)])
 
 
 def run_paths(items):
