@@ -53,16 +53,18 @@ double BenchSensors(int batch, int patch) {
   std::set<std::string> seen;
   for (const AttentionKind<float>& kind : Attentions<float>()) {
     cfg.attention = kind.name;
-    std::unique_ptr<Sensor<float>> sensor = kind.make(cfg, 60, 60);
-    if (!seen.insert(sensor->name()).second) continue;
-    ParamStore<float> store;  // a sensor's own parameters (soft attention's key projection)
-    sensor->RegisterParams(store, "sensor");
-    store.Allocate();
-    Rng init(1, "init");
-    sensor->InitParams(init);
-    const std::unique_ptr<SensorCache> cache = sensor->MakeCache();  // as a rollout holds it
-    std::cout << std::left << std::setw(24) << (kind.name + " (" + sensor->name() + ")");
+    const std::string name = kind.make(cfg, 60, 60)->name();
+    if (!seen.insert(name).second) continue;
+    std::cout << std::left << std::setw(24) << (kind.name + " (" + name + ")");
     for (int C : {28, 60, 100, 200}) {
+      // Made for each canvas: a sensor may be sized by its canvas (the whole-canvas view).
+      const std::unique_ptr<Sensor<float>> sensor = kind.make(cfg, C, C);
+      ParamStore<float> store;  // a sensor's own parameters (soft attention's key projection)
+      sensor->RegisterParams(store, "sensor");
+      store.Allocate();
+      Rng init(1, "init");
+      sensor->InitParams(init);
+      const std::unique_ptr<SensorCache> cache = sensor->MakeCache();  // as a rollout holds it
       std::vector<float> images(static_cast<std::size_t>(batch) * C * C), dimages(images.size());
       for (auto& v : images) v = static_cast<float>(rng.Uniform());
       const int P = sensor->param_size();

@@ -254,6 +254,10 @@ TEST_CASE("bench prints images_per_s last", "[cli][bench]") {
   CHECK(r.code == 0);
   CHECK_THAT(r.output, Catch::Contains("cluttered100"));
   CHECK(LastLine(r.output).rfind("images_per_s=", 0) == 0);
+  r = RunGlimpse("bench --what sensors --threads 1");  // every registered sensor at every canvas size
+  CHECK(r.code == 0);
+  CHECK_THAT(r.output, Catch::Contains("whole (whole canvas)") && Catch::Contains("stn (stn)"));
+  CHECK(LastLine(r.output).rfind("images_per_s=", 0) == 0);
 }
 
 TEST_CASE("eval --canvas-seed: the same weights on the split's canvases drawn from another seed", "[cli][eval]") {
