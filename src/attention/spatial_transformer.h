@@ -101,6 +101,14 @@ class SpatialTransformer : public Sensor<T> {
       } else {
         a11 = a22 = p[0], a12 = a21 = 0, tx = p[1], ty = p[2];
       }
+      // A diverged read (NaN, inf or absurd parameters) reads NaN, for the trainer's loss check; below
+      // 1e100 every sample position is finite, and the samplers clamp it to the image's surroundings.
+      if (!(std::abs(a11) + std::abs(a12) + std::abs(tx) + std::abs(a21) + std::abs(a22) + std::abs(ty) <= 1e100)) {
+        const T nan = std::numeric_limits<T>::quiet_NaN();
+        if (glimpse) std::fill_n(glimpse + static_cast<std::ptrdiff_t>(b) * D, D, nan);
+        if (dparams) std::fill_n(dparams + static_cast<std::ptrdiff_t>(b) * P, P, nan);
+        continue;
+      }
       const T* img = images + static_cast<std::ptrdiff_t>(b) * H * W;
       T* dimg = dimages ? dimages + static_cast<std::ptrdiff_t>(b) * H * W : nullptr;
       const double* S = tables ? tables->Table(b) : nullptr;
@@ -120,13 +128,7 @@ class SpatialTransformer : public Sensor<T> {
             const double xp = (xn + 1) * (W - 1) / 2, yp = (yn + 1) * (H - 1) / 2;  // pixel-centre coords
             const std::ptrdiff_t o = static_cast<std::ptrdiff_t>(b) * D + (m * g_ + i) * g_ + j;
             double dxp = 0, dyp = 0;
-            if (!std::isfinite(xp) || !std::isfinite(yp)) {  // a diverged read: NaN, for the loss check
-              if (glimpse) {
-                glimpse[o] = std::numeric_limits<T>::quiet_NaN();
-                continue;
-              }
-              dxp = dyp = std::numeric_limits<double>::quiet_NaN();
-            } else if (S) {
+            if (S) {
               if (glimpse) {
                 glimpse[o] = static_cast<T>(BoxMean(S, H, W, xp + 0.5, yp + 0.5, w, h, nullptr));
                 continue;

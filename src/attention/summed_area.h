@@ -10,7 +10,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 #include <memory>
 #include <vector>
 
@@ -69,14 +68,11 @@ const SummedAreaCache<T>& TablesFor(const T* images, int batch, int H, int W, Se
 
 // F(x, y) and its partial derivatives from the table S of an H x W image; (x, y) outside
 // [0, W] x [0, H] is clamped to it (zero outside the image adds nothing), with zero derivative there.
+// x and y are not NaN (the callers read NaN for a diverged read before they get here).
 struct Integral {
   double F, Fx, Fy;
 };
 inline Integral IntegralAt(const double* S, int H, int W, double x, double y) {
-  if (std::isnan(x) || std::isnan(y)) {  // a diverged read: NaN, for the trainer's loss check
-    const double nan = std::numeric_limits<double>::quiet_NaN();
-    return {nan, nan, nan};
-  }
   const bool inx = x > 0 && x < W, iny = y > 0 && y < H;
   x = std::clamp(x, 0.0, static_cast<double>(W));
   y = std::clamp(y, 0.0, static_cast<double>(H));
