@@ -14,6 +14,7 @@ struct ScheduleKind : KindInfo {
 };
 
 // constant: lr0 at every step. linear: lr0 * (1 - step / total_steps), reaching 0 at total_steps.
+// cosine, warmup-linear and onecycle: the shapes their help gives, as functions of step / total.
 const Registry<ScheduleKind>& Schedules();
 
 }  // namespace glimpse

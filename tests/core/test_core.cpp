@@ -213,6 +213,28 @@ TEST_CASE("Learning-rate schedules", "[core][schedule]") {
   CHECK(linear(0.1, 0, 100) == Approx(0.1));
   CHECK(linear(0.1, 50, 100) == Approx(0.05));
   CHECK(linear(0.1, 100, 100) == 0.0);
-  CHECK_THROWS_WITH(Schedules().Get("cosine"), Catch::Contains("option --schedule: expected constant|linear, found 'cosine'"));
+  // Hand-computed: cosine is lr (1 + cos(pi f)) / 2 at f = step / total.
+  const auto& cosine = Schedules().Get("cosine").rate;
+  CHECK(cosine(0.1, 0, 100) == Approx(0.1));
+  CHECK(cosine(0.1, 25, 100) == Approx(0.1 * (1 + std::sqrt(0.5)) / 2));
+  CHECK(cosine(0.1, 50, 100) == Approx(0.05));
+  CHECK(cosine(0.1, 100, 100) == Approx(0.0).margin(1e-15));
+  // warmup-linear: 0 -> lr over 5% of the steps, then linear to 0.
+  const auto& warm = Schedules().Get("warmup-linear").rate;
+  CHECK(warm(0.1, 0, 1000) == 0.0);
+  CHECK(warm(0.1, 25, 1000) == Approx(0.05));
+  CHECK(warm(0.1, 50, 1000) == Approx(0.1));
+  CHECK(warm(0.1, 525, 1000) == Approx(0.05));
+  CHECK(warm(0.1, 1000, 1000) == Approx(0.0).margin(1e-15));
+  // onecycle, PyTorch's OneCycleLR defaults (pct_start 0.3, div_factor 25, final_div_factor 1e4, cosine):
+  // lr/25 at the start, the midpoint at 15%, lr at 30%, the midpoint of lr and lr/250000 at 65%.
+  const auto& one = Schedules().Get("onecycle").rate;
+  CHECK(one(1.0, 0, 1000) == Approx(0.04));
+  CHECK(one(1.0, 150, 1000) == Approx((0.04 + 1.0) / 2));
+  CHECK(one(1.0, 300, 1000) == Approx(1.0));
+  CHECK(one(1.0, 650, 1000) == Approx((1.0 + 4e-6) / 2));
+  CHECK(one(1.0, 1000, 1000) == Approx(4e-6));
+  CHECK_THROWS_WITH(Schedules().Get("step"),
+                    Catch::Contains("option --schedule: expected constant|linear|cosine|warmup-linear|onecycle, found 'step'"));
   CHECK_THROWS_WITH(Optimizers().Get("rmsprop"), Catch::Contains("option --optimizer: expected sgd|adam, found 'rmsprop'"));
 }
