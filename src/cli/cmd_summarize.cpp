@@ -51,7 +51,8 @@ std::string Percent(double f) {
 std::string ConfigurationKey(const ExperimentConfig& cfg) {
   std::string key;
   for (const auto& [k, v] : ToKeyValues(cfg))
-    if (k != "seed" && k != "run-id" && k != "threads" && k != "parallel" && k != "data-dir" && k != "log-every")
+    if (k != "seed" && k != "run-id" && k != "threads" && k != "parallel" && k != "data-dir" && k != "log-every" &&
+        k != "test-every")
       key += k + "=" + v + "\n";
   return key;
 }

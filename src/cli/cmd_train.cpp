@@ -20,7 +20,8 @@ struct Resumable {
   bool stored;
 };
 constexpr Resumable kResumable[] = {{"epochs", true},     {"threads", false},  {"parallel", false},
-                                    {"log-every", false}, {"data-dir", false}, {"denormals", true}};
+                                    {"log-every", false}, {"data-dir", false}, {"denormals", true},
+                                    {"test-every", true}};
 
 const Resumable* FindResumable(const std::string& name) {
   for (const Resumable& r : kResumable)
@@ -37,12 +38,15 @@ std::string ResumableNames() {
   return s;
 }
 
-// The test error of the last parameters (with --average, of the last parameter average).
-void PrintFinal(Trainer& t) {
-  const EvalResult r = t.averaging() ? t.EvaluateAverage(Split::kTest, 1, 1 << 30) : t.Evaluate(Split::kTest, 1, 1 << 30);
-  std::cout << std::defaultfloat << std::setprecision(6) << "final: " << r.images << " test images, "
-            << t.DescribeEval(1) << (t.averaging() ? ", parameter average" : "") << " (M = 1)\ntest_error=" << r.error
-            << "\n";
+// The test error of the last parameters (with --average, of the last parameter average); with
+// --test-every 0 (a screen, chosen on validation alone) their validation error instead.
+void PrintFinal(Trainer& t, bool test) {
+  const Split split = test ? Split::kTest : Split::kVal;
+  const EvalResult r = t.averaging() ? t.EvaluateAverage(split, 1, 1 << 30) : t.Evaluate(split, 1, 1 << 30);
+  std::cout << std::defaultfloat << std::setprecision(6) << "final: " << r.images << (test ? " test" : " validation")
+            << " images, " << t.DescribeEval(1) << (t.averaging() ? ", parameter average" : "") << " (M = 1"
+            << (test ? ")" : "; the test split is not evaluated: --test-every 0)") << "\n"
+            << (test ? "test_error=" : "val_error=") << r.error << "\n";
 }
 
 }  // namespace
@@ -82,7 +86,7 @@ int RunTrain(int argc, char** argv) {
     Trainer trainer(stored, &file, /*resume=*/true);
     std::cout << "resuming '" << path << "' at epoch " << trainer.epoch() << ", step " << trainer.step() << "\n";
     trainer.Run();
-    PrintFinal(trainer);
+    PrintFinal(trainer, stored.test_every > 0);
     return 0;
   }
 
@@ -100,7 +104,7 @@ int RunTrain(int argc, char** argv) {
   }
   std::cout << "writing '" << out << "'\n";
   trainer->Run();
-  PrintFinal(*trainer);
+  PrintFinal(*trainer, cfg.test_every > 0);
   return 0;
 }
 

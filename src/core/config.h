@@ -66,6 +66,7 @@ struct ExperimentConfig {
   std::string denormals = "flush";  // flush | keep subnormal floats (src/core/denormals.h)
   int log_every = 100;
   int eval_every = 1;       // epochs between validation passes
+  int test_every = 1;       // validation passes between test passes during training; 0 = none
   int val_images = 10000;   // validation images per pass
   int trajectories = 16;    // test images whose glimpses are logged
   int diag_every = 0;       // steps between gradient-variance diagnostics (0 = off)

@@ -147,6 +147,10 @@ std::vector<OptionSpec> MakeOptions() {
           &C::denormals),
       Num("log-every", "system", "steps between progress lines and /train records", &C::log_every),
       Num("eval-every", "system", "epochs between validation passes", &C::eval_every),
+      Num("test-every", "system",
+          "validation passes between test passes during training (1: every one; 0: none, so a screen chooses "
+          "on validation alone: /eval/test_error is NaN and the final line gives the validation error)",
+          &C::test_every),
       Num("val-images", "system", "validation images per pass (at most 10,000)", &C::val_images),
       Num("trajectories", "system", "test images whose glimpses are logged each evaluation",
           &C::trajectories),
@@ -254,6 +258,7 @@ void Validate(const ExperimentConfig& c) {
   OneOf("denormals", c.denormals, {"flush", "keep"});
   CheckRange(c.log_every, 1, 1 << 30, "option --log-every");
   CheckRange(c.eval_every, 1, 1 << 20, "option --eval-every");
+  CheckRange(c.test_every, 0, 1 << 20, "option --test-every");
   CheckRange(c.val_images, 1, 10000, "option --val-images");
   CheckRange(c.trajectories, 0, 10000, "option --trajectories");
   CheckRange(c.diag_every, 0, 1 << 30, "option --diag-every");

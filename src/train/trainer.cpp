@@ -5,6 +5,7 @@
 #include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <limits>
 #include <optional>
 #include <thread>
 
@@ -408,9 +409,21 @@ void Trainer::EndEpoch() {
     SetProgressAt(step_);  // the schedules' value after the updates done, as glimpse eval sets it (LoadWeights)
     // With --average the training parameters are evaluated first (the *_raw columns); the average then
     // takes their place for the evaluation that selects, the examples and /best, and gives it back.
-    // Validation (cfg_.val_images) then the whole test split, M = 1, with the parameters in the store now.
-    const auto val_and_test = [this] {
-      return std::pair{Evaluate(Split::kVal, 1, cfg_.val_images), Evaluate(Split::kTest, 1, task_->size(Split::kTest))};
+    // Validation (cfg_.val_images) then the whole test split, M = 1, with the parameters in the store now;
+    // the test split only every --test-every evaluations and at the last epoch (never with 0: NaN).
+    const std::int64_t evaluation = epoch_ / cfg_.eval_every;
+    const bool test_now = cfg_.test_every > 0 && (evaluation % cfg_.test_every == 0 || epoch_ == cfg_.epochs);
+    const auto val_and_test = [this, test_now] {
+      EvalResult val = Evaluate(Split::kVal, 1, cfg_.val_images), test;
+      if (test_now) {
+        const double t_test = SteadySeconds();
+        test = Evaluate(Split::kTest, 1, task_->size(Split::kTest));
+        test_s_ += SteadySeconds() - t_test;
+      } else {  // every column still gets its row
+        test.error = std::numeric_limits<double>::quiet_NaN();
+        for (const auto& [name, value] : val.extra) test.extra[name] = std::numeric_limits<double>::quiet_NaN();
+      }
+      return std::pair{val, test};
     };
     std::pair<EvalResult, EvalResult> raw;
     if (average_) raw = val_and_test();
@@ -425,7 +438,7 @@ void Trainer::EndEpoch() {
       std::vector<std::pair<std::string, double>> row = {
           {"step", static_cast<double>(step_)}, {"epoch", static_cast<double>(epoch_)}, {"val_error", val.error},
           {"test_error", test.error}, {"rss_mb", ResidentMb()}, {"images", static_cast<double>(images_seen_)},
-          {"train_s", wall_s_}, {"eval_s", eval_s_}};
+          {"train_s", wall_s_}, {"eval_s", eval_s_}, {"test_s", test_s_}};
       if (average_) row.insert(row.end(), {{"val_error_raw", val_raw.error}, {"test_error_raw", test_raw.error}});
       for (const auto& [name, value] : test.extra) row.emplace_back("test_" + name, value);
       logger_->Series("/eval", row);
@@ -437,11 +450,12 @@ void Trainer::EndEpoch() {
     }
     averaged.reset();  // the training parameters are back
     std::cout << "epoch " << epoch_ << "/" << cfg_.epochs << " done | val_error " << std::fixed
-              << std::setprecision(2) << 100 * val.error << "% test_error " << 100 * test.error
-              << "% (" << DescribeEval(1) << (average_ ? ", parameter average" : "") << ")";
+              << std::setprecision(2) << 100 * val.error << "% test_error "
+              << (test_now ? Format(std::fixed, std::setprecision(2), 100 * test.error, "%") : std::string("-"))
+              << " (" << DescribeEval(1) << (average_ ? ", parameter average" : "") << ")";
     if (average_)
       std::cout << " | training parameters: val_error " << 100 * val_raw.error << "% test_error "
-                << 100 * test_raw.error << "%";
+                << (test_now ? Format(std::fixed, std::setprecision(2), 100 * test_raw.error, "%") : std::string("-"));
     for (const auto& [name, value] : test.extra) std::cout << " test_" << name << " " << 100 * value << "%";
     std::cout << " | train " << Duration(wall_s_) << ", eval " << Duration(SteadySeconds() - t0)
               << " | rss " << std::setprecision(0) << ResidentMb() << " MB";

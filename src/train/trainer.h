@@ -155,6 +155,7 @@ class Trainer {
   std::int64_t step_ = 0, epoch_ = 0;
   double wall_s_ = 0;  // the run's wall time (training steps, evaluations, checkpoints), carried across resumes
   double eval_s_ = 0;  // evaluation wall time (validation and test passes), carried across resumes
+  double test_s_ = 0;  // the test passes' share of eval_s_ (a time to accuracy may leave it out), likewise
   // Averages over the current logging interval.
   LossReport sum_;
   int sum_n_ = 0;

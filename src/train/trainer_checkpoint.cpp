@@ -35,6 +35,7 @@ void Trainer::SaveCheckpointNow() {
   c.lengths["/trajectories"] = static_cast<std::int64_t>(ExamplesLogged());  // examples logged (any group)
   c.scalars["wall_s"] = wall_s_;
   c.scalars["eval_s"] = eval_s_;
+  c.scalars["test_s"] = test_s_;
   c.scalars["images_seen"] = static_cast<double>(images_seen_);
   c.scalars["last_val_error"] = last_val_error_;
   if (best_val_error_ < std::numeric_limits<double>::infinity()) c.scalars["best_val_error"] = best_val_error_;
@@ -112,6 +113,7 @@ void Trainer::LoadCheckpointNow() {
   epoch_ = c.epoch;
   wall_s_ = c.scalars.count("wall_s") ? c.scalars.at("wall_s") : 0;
   eval_s_ = c.scalars.count("eval_s") ? c.scalars.at("eval_s") : 0;
+  test_s_ = c.scalars.count("test_s") ? c.scalars.at("test_s") : 0;
   images_seen_ = c.scalars.count("images_seen") ? static_cast<std::int64_t>(c.scalars.at("images_seen")) : 0;
   last_val_error_ = c.scalars.count("last_val_error") ? c.scalars.at("last_val_error") : -1;
   best_val_error_ = c.scalars.count("best_val_error") ? c.scalars.at("best_val_error")

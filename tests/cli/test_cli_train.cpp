@@ -1,5 +1,7 @@
 // The train / eval / bench command-line contract (README.md, "Command line") on a small fake data set.
 #include <catch2/catch.hpp>
+
+#include <cmath>
 #include <hdf5.h>
 
 #include <algorithm>
@@ -198,6 +200,32 @@ TEST_CASE("Subnormal floats are flushed by default, the mode may change on resum
   CHECK(f.Attributes("/").count("denormals") == 0);
   CHECK(f.Attributes("/provenance").at("denormals_3") == "keep");
   CHECK(RunGlimpse("verify " + run).code == 0);
+}
+
+TEST_CASE("test-every: a screen evaluates the test split never (0) or every Nth evaluation and at the end",
+          "[cli][train]") {
+  const std::string run = TempDir() + "/glimpse_cli_test_every.h5";
+  std::remove(run.c_str());
+  auto r = RunGlimpse("train --out " + run + " --epochs 2 --test-every 0" + Small());
+  REQUIRE(r.code == 0);
+  CHECK(LastLine(r.output).rfind("val_error=", 0) == 0);  // the final line: the validation error
+  CHECK_THAT(r.output, Catch::Contains("test_error -") && !Catch::Contains("test_error="));
+  {
+    const RunFile f(run, RunFile::Mode::kReadOnly);
+    for (double e : f.ReadSeries("/eval", "test_error")) CHECK(std::isnan(e));
+    for (double e : f.ReadSeries("/eval", "val_error")) CHECK(std::isfinite(e));
+    for (double s : f.ReadSeries("/eval", "test_s")) CHECK(s == 0);
+  }
+  std::remove(run.c_str());
+  r = RunGlimpse("train --out " + run + " --epochs 3 --test-every 2" + Small());
+  REQUIRE(r.code == 0);
+  CHECK(LastLine(r.output).rfind("test_error=", 0) == 0);
+  const RunFile f(run, RunFile::Mode::kReadOnly);
+  const auto test = f.ReadSeries("/eval", "test_error"), test_s = f.ReadSeries("/eval", "test_s"),
+             eval_s = f.ReadSeries("/eval", "eval_s");
+  REQUIRE(test.size() == 3);
+  CHECK((std::isnan(test[0]) && std::isfinite(test[1]) && std::isfinite(test[2])));  // the 2nd and the last
+  CHECK((test_s[0] == 0 && test_s[1] > 0 && test_s[2] > test_s[1] && test_s[2] < eval_s[2]));
 }
 
 TEST_CASE("summarize --reach: images and wall time until the validation error first reached a target",

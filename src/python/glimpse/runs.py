@@ -242,7 +242,7 @@ def summary(run):
 
 
 # Options that do not make a configuration: the seed, and how a run was run (as glimpse summarize).
-NOT_CONFIGURATION = {"seed", "run-id", "threads", "parallel", "data-dir", "log-every"}
+NOT_CONFIGURATION = {"seed", "run-id", "threads", "parallel", "data-dir", "log-every", "test-every"}
 # Two-sided 95% quantiles of Student's t, df = 1..30 (1.96 beyond).
 T95 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145,
        2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048,
