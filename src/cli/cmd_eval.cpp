@@ -1,5 +1,6 @@
 // glimpse eval: test (or validation) error of a run's last (or best-by-validation) checkpoint, recorded
-// in the run file (/evaluations). Last line: test_error=F (val_error=F with --split val). A result that
+// in the run file (/evaluations); a slim copy (what results/ commits) is left as it is unless --record.
+// Last line: test_error=F (val_error=F with --split val). A result that
 // cannot be recorded (the writer lock held past --wait, a read-only folder, a full disk) is an error,
 // exit 1, found before evaluating where it can be; --no-record evaluates without writing.
 // --canvas-seed S draws the split's canvases (digit positions, clutter) from seed S instead of the run's
@@ -36,6 +37,8 @@ int RunEval(int argc, char** argv) {
       "draw the split's canvases (positions, clutter) from this seed instead of the run's (same digits and "
       "weights; M > 1 also samples its episodes from it); recorded as /evaluations/canvas_seed")(
       "no-record", "do not append the result to the run file's /evaluations")(
+      "record", "append it to a slim copy too (the files committed beside results are slim copies, left as they "
+      "are by default, so evaluating a checkout's results leaves it clean)")(
       "wait", po::value<double>()->default_value(60),
       "seconds to wait for the run file's writer lock (another eval recording, a training run) before "
       "failing; checked before evaluating and again to record");
@@ -50,7 +53,10 @@ int RunEval(int argc, char** argv) {
   const std::string which = vm["checkpoint"].as<std::string>();
   Check(which == "last" || which == "best", "--checkpoint: expected last or best, found '", which, "'");
   const std::string path = vm["run"].as<std::string>();
-  const bool record = !vm.count("no-record");
+  Check(!(vm.count("record") && vm.count("no-record")), "--record and --no-record: pass one of them");
+  // A full run file records by default; a slim copy (what results/ commits) only when asked.
+  const bool slim = RunFile(path, RunFile::Mode::kReadOnly).Attributes("/").count("slim") > 0;
+  const bool record = vm.count("record") || (!vm.count("no-record") && !slim);
   const double wait_s = vm["wait"].as<double>();
   Check(std::isfinite(wait_s) && wait_s >= 0 && wait_s <= 86400, "--wait: expected seconds in [0, 86400], found ",
         wait_s);
@@ -105,6 +111,9 @@ int RunEval(int argc, char** argv) {
     } catch (const Error& e) {
       Fail(unrecordable(Format("the result (", split_name, "_error=", r.error, ") was not recorded: ", e.what())));
     }
+  } else if (slim && !vm.count("no-record")) {
+    std::cout << "not recorded: '" << path << "' is a slim copy (glimpse slim), left as it is; --record appends "
+              << "the result to its /evaluations\n";
   }
   std::cout << split_name << "_error=" << std::defaultfloat << std::setprecision(6) << r.error << "\n";
   return 0;

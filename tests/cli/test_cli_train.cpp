@@ -328,9 +328,18 @@ TEST_CASE("slim writes a smaller copy that evaluates the same and refuses to res
     CHECK(f.Attributes("/").count("slim") == 1);
   }
   const std::string full_eval = LastLine(RunGlimpse("eval --run " + run).output);
-  r = RunGlimpse("eval --run " + small);
+  const auto rows = [&] { return glimpse::RunFile(small, glimpse::RunFile::Mode::kReadOnly).SeriesLength("/evaluations"); };
+  const auto size = std::filesystem::file_size(small);
+  r = RunGlimpse("eval --run " + small);  // a slim copy (what results/ commits) is left as it is
   CHECK(r.code == 0);
   CHECK(LastLine(r.output) == full_eval);
+  CHECK_THAT(r.output, Catch::Contains("not recorded") && Catch::Contains("--record"));
+  CHECK((rows() == 0 && std::filesystem::file_size(small) == size));
+  r = RunGlimpse("eval --run " + small + " --record");
+  CHECK(r.code == 0);
+  CHECK(LastLine(r.output) == full_eval);
+  CHECK(rows() == 1);
+  CHECK(RunGlimpse("eval --run " + small + " --record --no-record").code == 1);
   r = RunGlimpse("summarize " + small);
   CHECK_THAT(r.output, Catch::Contains("| 2/2 |"));
   r = RunGlimpse("train --resume " + small + " --epochs 3");

@@ -32,7 +32,7 @@ FINDINGS = [
     ("concurrent", "2. concurrent slims to one --out, slims killed midway"),
     ("disk", "3. a full disk during train, resume, slim and a recording eval"),
     ("diverge", "4. diverging DRAW and spatial-transformer reads (train, resume, Python)"),
-    ("record", "5. eval recording: lock busy, concurrent evals, read-only folder"),
+    ("record", "5. eval recording: lock busy, concurrent evals, read-only folder, slim copies"),
     ("links", "6. links planted at temporary names, one file under two names"),
     ("python", "7. Python API misuse"),
     ("holes", "8. smaller holes (dashboard, options, damaged sizes, other data, messages)"),
@@ -232,7 +232,7 @@ def trials_disk(tmp, base):
                 f.write(b"\0" * max(0, st.f_bavail * st.f_frsize - free))
             for what, args, path in (("resume", ["train", "--resume", "r.h5", "--epochs", "3"], r),
                                      ("slim --force", ["slim", "--run", base, "--out", "s.h5", "--force"], s),
-                                     ("eval", ["eval", "--run", "s.h5", "--split", "val", "--wait", "1"], s)):
+                                     ("eval", ["eval", "--run", "s.h5", "--split", "val", "--wait", "1", "--record"], s)):
                 h = sha(path)
                 rc, o = glimpse(*args, cwd=mnt)
                 bad = classify(rc)
@@ -297,14 +297,14 @@ def trials_record(tmp, base, root_ok):
     glimpse("slim", "--run", base, "--out", e)
     lock = Lock(e)
     n = evaluations(e)
-    rc, o = glimpse("eval", "--run", e, "--split", "val", "--wait", "0.5")
+    rc, o = glimpse("eval", "--run", e, "--split", "val", "--wait", "0.5", "--record")
     lock.release()
     bad = classify(rc)
     if bad is None and (rc == 0 or "val_error=" in o or evaluations(e) != n):
         bad = "silent"
     T.add("record", bad or "ok", f"eval while the lock is held: rc={rc} {o.strip()[-160:]}")
     n = evaluations(e)
-    procs = [subprocess.Popen([GLIMPSE, "eval", "--run", e, "--split", "val"], stdout=subprocess.PIPE,
+    procs = [subprocess.Popen([GLIMPSE, "eval", "--run", e, "--split", "val", "--record"], stdout=subprocess.PIPE,
                               stderr=subprocess.STDOUT, text=True) for _ in range(6)]
     results = [(p.wait(timeout=300), p.stdout.read()) for p in procs]
     rows = evaluations(e)
@@ -314,6 +314,12 @@ def trials_record(tmp, base, root_ok):
             bad = "silent"
         T.add("record", bad or "ok", f"6 evals at once: rc={rc} {o.strip()[-160:]}")
     T.add("record", "ok" if rows == n + 6 else "silent", f"6 evals at once recorded {rows - n} rows")
+    h = sha(e)  # a slim copy (what results/ commits) is left as it is unless --record
+    rc, o = glimpse("eval", "--run", e, "--split", "val")
+    bad = classify(rc)
+    if bad is None and (rc != 0 or sha(e) != h or "not recorded" not in o):
+        bad = "silent"
+    T.add("record", bad or "ok", f"eval of a slim copy without --record: rc={rc} {o.strip()[-160:]}")
     if root_ok:
         ro = os.path.join(tmp, "ro")
         os.makedirs(ro)
@@ -321,7 +327,7 @@ def trials_record(tmp, base, root_ok):
         subprocess.run(["mount", "--bind", ro, ro], check=True)
         subprocess.run(["mount", "-o", "remount,bind,ro", ro], check=True)
         try:
-            rc, o = glimpse("eval", "--run", os.path.join(ro, "e.h5"), "--split", "val")
+            rc, o = glimpse("eval", "--run", os.path.join(ro, "e.h5"), "--split", "val", "--record")
             bad = classify(rc)
             if bad is None and (rc == 0 or "val_error=" in o):
                 bad = "silent"
