@@ -150,7 +150,7 @@ int RunSummarize(int argc, char** argv) {
     if (f.SeriesLength("/eval"))
       for (const auto& name : f.SeriesNames("/eval")) {
         if (name == "step" || name == "epoch" || name == "val_error" || name == "test_error" || name == "rss_mb" ||
-            name == "images" || name == "train_s" || name == "eval_s")
+            name == "images" || name == "train_s" || name == "eval_s" || name == "test_s")
           continue;
         other += (other.empty() ? " " : ", ") + name + " " + Percent(f.ReadSeries("/eval", name)[best]);
       }

@@ -216,6 +216,7 @@ TEST_CASE("test-every: a screen evaluates the test split never (0) or every Nth 
     for (double e : f.ReadSeries("/eval", "val_error")) CHECK(std::isfinite(e));
     for (double s : f.ReadSeries("/eval", "test_s")) CHECK(s == 0);
   }
+  CHECK_THAT(RunGlimpse("summarize " + run).output, !Catch::Contains("test_s"));  // seconds, not a metric
   std::remove(run.c_str());
   r = RunGlimpse("train --out " + run + " --epochs 3 --test-every 2" + Small());
   REQUIRE(r.code == 0);
