@@ -15,7 +15,8 @@ const char* const kSeriesGroups[] = {"/train", "/eval", "/diagnostics"};
 const char* const kExampleGroups[] = {"/trajectories", "/attention"};
 
 void CheckCheckpoints(const RunFile& f, std::vector<std::string>& problems) {
-  if (!HasCheckpoint(f)) problems.push_back("no complete checkpoint");
+  // A copy without parameters (slim --curves-only, runs.write_run) says how many epochs it holds instead.
+  if (!HasCheckpoint(f) && !f.Attributes("/").count("epochs_done")) problems.push_back("no complete checkpoint");
   std::vector<std::string> slots = CheckpointGroups();
   slots.push_back(kBestGroup);
   for (const std::string& slot : slots) {

@@ -359,6 +359,32 @@ TEST_CASE("slim writes a smaller copy that evaluates the same and refuses to res
   std::filesystem::remove_all(folder);
 }
 
+TEST_CASE("slim --curves-only keeps a screen's curves and evaluations, no parameters", "[cli][slim]") {
+  const std::string run = TempDir() + "/glimpse_cli_curves.h5", small = TempDir() + "/glimpse_cli_curves_slim.h5",
+                    curves = TempDir() + "/glimpse_cli_curves_only.h5";
+  for (const auto& p : {run, small, curves}) std::remove(p.c_str());
+  REQUIRE(RunGlimpse("train --out " + run + " --epochs 2" + Small()).code == 0);
+  REQUIRE(RunGlimpse("slim --run " + run + " --out " + small).code == 0);
+  auto r = RunGlimpse("slim --run " + run + " --out " + curves + " --curves-only");
+  REQUIRE(r.code == 0);
+  CHECK_THAT(r.output, Catch::Contains("curves only"));
+  CHECK(std::filesystem::file_size(curves) < std::filesystem::file_size(small));
+  {
+    const RunFile full(run, RunFile::Mode::kReadOnly), f(curves, RunFile::Mode::kReadOnly);
+    CHECK(f.ReadSeries("/eval", "val_error") == full.ReadSeries("/eval", "val_error"));
+    CHECK(f.ReadSeries("/train", "loss") == full.ReadSeries("/train", "loss"));
+    for (const auto& g : CheckpointGroups()) CHECK(!f.Exists(g));
+    CHECK(!f.Exists(kBestGroup));
+    CHECK(f.Attributes("/").at("epochs_done") == "2");
+  }
+  CHECK(RunGlimpse("verify " + curves).code == 0);
+  CHECK(LastLine(RunGlimpse("summarize --status " + curves).output) == "finished");  // a sweep skips it
+  CHECK_THAT(RunGlimpse("summarize " + curves).output, Catch::Contains("| 2/2 |"));
+  r = RunGlimpse("eval --run " + curves);
+  CHECK(r.code == 1);
+  CHECK_THAT(r.output, Catch::Contains("curves only"));
+}
+
 TEST_CASE("slim stores the parameters once when the best checkpoint is the last one", "[cli][slim]") {
   const std::string run = TempDir() + "/glimpse_cli_slim1_run.h5", small = TempDir() + "/glimpse_cli_slim1.h5";
   std::remove(run.c_str());
