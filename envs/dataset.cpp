@@ -36,8 +36,10 @@ void CheckPair(const IdxImages& im, const IdxLabels& lb) {
 }  // namespace
 
 DigitDataset LoadDigitDataset(const std::string& dir) {
-  Check(Exists(dir), "data directory '", dir, "' does not exist. Run scripts/setup to fetch MNIST ",
-        "into data/mnist, or pass --data-dir.");
+  Check(Exists(dir), "data directory '", dir, "' does not exist. ",
+        dir == DefaultDataDir("fashion")
+            ? "Install Debian's package dataset-fashion-mnist (scripts/setup does), or pass --data-dir."
+            : "Run scripts/setup to fetch MNIST into data/mnist, or pass --data-dir.");
   DigitDataset d;
   d.train_images = ReadIdxImages(Locate(dir, "train-images-idx3-ubyte"));
   d.train_labels = ReadIdxLabels(Locate(dir, "train-labels-idx1-ubyte"));

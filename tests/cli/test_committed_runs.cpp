@@ -66,10 +66,8 @@ void CheckReevaluates(const std::string& relative, int images_allowed = 0) {
 }  // namespace
 
 TEST_CASE("Committed run files of each model kind re-evaluate to their stored test error", "[cli][results]") {
-  if (!HaveMnist()) {
-    WARN("data/mnist not present (run scripts/setup); skipping");
-    return;
-  }
+  INFO("data/mnist is needed: run scripts/setup (a missing data set fails, it never passes)");
+  REQUIRE(HaveMnist());
   for (const char* run : {"results/ram_mnist28/run.h5", "results/ram_mnist28/loo4.h5",
                           "results/ram_lstm/runs/translated60-g8.h5", "results/variants/draw_screen/t60-sig0-clip1-30.h5",
                           "results/strip5/soft-dot.h5", "results/strip5/categorical-entropy.h5",
@@ -118,10 +116,8 @@ TEST_CASE("Every committed run file re-evaluates to its stored test error", "[cl
 
 TEST_CASE("eval --canvas-seed on a committed run: its own seed gives its stored error, others other canvases",
           "[cli][results][eval]") {
-  if (!HaveMnist()) {
-    WARN("data/mnist not present (run scripts/setup); skipping");
-    return;
-  }
+  INFO("data/mnist is needed: run scripts/setup (a missing data set fails, it never passes)");
+  REQUIRE(HaveMnist());
   // cluttered60, seed 1: the canvases (digit positions, clutter) are drawn from the seed, the digits not.
   const std::string run = "results/frontier/cluttered60_lstm100_final/runs/loo4-lstm-context-s1.h5";
   int threads = 0;

@@ -32,6 +32,19 @@ double TestError(const std::string& output) {
 
 }  // namespace
 
+TEST_CASE("Fashion-MNIST from Debian's dataset-fashion-mnist trains: --dataset fashion", "[cli][learning]") {
+  struct stat st;
+  INFO("Debian's package dataset-fashion-mnist is needed: scripts/setup installs it");
+  REQUIRE(stat("/usr/share/datasets/fashion-mnist/t10k-labels-idx1-ubyte.gz", &st) == 0);
+  const std::string run = TempDir() + "/glimpse_learning_fashion.h5";
+  const auto r = RunGlimpse("train --dataset fashion --out " + run +
+                            " --force --epochs 1 --train-images 2000 --val-images 500 --threads 1");
+  REQUIRE(r.code == 0);
+  const double error = TestError(r.output);
+  INFO("test error " << error);
+  CHECK(error < 0.85);  // chance is 0.9; 0.71 on the development machine
+}
+
 TEST_CASE("The default RAM learns mnist28 on real MNIST within seconds", "[cli][learning]") {
   RequireMnist();
   const std::string run = TempDir() + "/glimpse_learning_mnist28.h5";
