@@ -14,6 +14,7 @@
 #include <cstdlib>
 #include <filesystem>
 
+#include "src/train/checkpoint.h"
 #include "src/train/run_file.h"
 #include "tests/cli/cli_helpers.h"
 
@@ -40,6 +41,16 @@ double StoredTestError(const std::string& relative, int* threads) {
   *threads = 0;
   if (file.SeriesLength("/provenance") > 0) *threads = static_cast<int>(file.ReadSeries("/provenance", "threads").back());
   return errors.back();
+}
+
+// Whether `relative` has a stored test error to re-evaluate: a screen's curves-only copy (slim
+// --curves-only) holds no parameters, and a screen trained with --test-every 0 stored no test error.
+bool Reevaluable(const std::string& relative) {
+  const RunFile file(std::string(GLIMPSE_SOURCE_DIR) + "/" + relative, RunFile::Mode::kReadOnly);
+  if (!HasCheckpoint(file)) return false;
+  const std::vector<double> errors =
+      file.ReadArray<double>(file.Exists("/eval/test_error_raw") ? "/eval/test_error_raw" : "/eval/test_error");
+  return !errors.empty() && std::isfinite(errors.back());
 }
 
 // glimpse eval's test error of `relative`'s last checkpoint; --no-record: committed files stay as committed.
@@ -108,6 +119,7 @@ TEST_CASE("Every committed run file re-evaluates to its stored test error", "[cl
   // above stays exact.
   int checked = 0;
   for (const std::string& rel : runs) {
+    if (!Reevaluable(rel)) continue;
     CheckReevaluates(rel, /*images_allowed=*/1);
     ++checked;
   }
