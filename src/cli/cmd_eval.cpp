@@ -9,6 +9,7 @@
 #include <ctime>
 #include <iomanip>
 #include <iostream>
+#include <memory>
 
 #include "src/cli/commands.h"
 #include "src/cli/options.h"
@@ -55,7 +56,8 @@ int RunEval(int argc, char** argv) {
   const std::string path = vm["run"].as<std::string>();
   Check(!(vm.count("record") && vm.count("no-record")), "--record and --no-record: pass one of them");
   // A full run file records by default; a slim copy (what results/ commits) only when asked.
-  const bool slim = RunFile(path, RunFile::Mode::kReadOnly).Attributes("/").count("slim") > 0;
+  auto reader = std::make_unique<RunFile>(path, RunFile::Mode::kReadOnly);  // opened (and checked) once
+  const bool slim = reader->Attributes("/").count("slim") > 0;
   const bool record = vm.count("record") || (!vm.count("no-record") && !slim);
   const double wait_s = vm["wait"].as<double>();
   Check(std::isfinite(wait_s) && wait_s >= 0 && wait_s <= 86400, "--wait: expected seconds in [0, 86400], found ",
@@ -75,7 +77,7 @@ int RunEval(int argc, char** argv) {
   std::string describe;
   std::uint64_t canvas_seed = 0;
   {
-    const RunFile file(path, RunFile::Mode::kReadOnly);
+    const RunFile& file = *reader;
     ExperimentConfig cfg = ConfigFromRun(file);
     if (vm.count("data-dir")) cfg.data_dir = vm["data-dir"].as<std::string>();
     if (vm.count("threads")) cfg.threads = vm["threads"].as<int>();
@@ -88,6 +90,7 @@ int RunEval(int argc, char** argv) {
     r = trainer.Evaluate(ParseSplit(split_name), samples, 1 << 30);
     describe = trainer.DescribeEval(samples);
   }
+  reader.reset();  // closed before the recording writer replaces the file
   std::cout << path << ": " << which << " checkpoint (epoch " << epoch << "), " << r.images << " " << split_name
             << " images, "
             << describe << ", M = " << samples
