@@ -80,7 +80,7 @@ TEST_CASE("Committed run files of each model kind re-evaluate to their stored te
   INFO("data/mnist is needed: run scripts/setup (a missing data set fails, it never passes)");
   REQUIRE(HaveMnist());
   for (const char* run : {"results/ram_mnist28/run.h5", "results/ram_mnist28/loo4.h5",
-                          "results/ram_lstm/runs/translated60-g8.h5", "results/variants/draw_screen/t60-sig0-clip1-30.h5",
+                          "results/frontier/translated60_final/runs/loo4-lstm-s1.h5", "results/compare/runs/translated60-draw-s1.h5",
                           "results/strip5/soft-dot.h5", "results/strip5/categorical-entropy.h5",
                           // a curriculum run (--init-from a run file that a fresh clone does not have)
                           "results/draw_lstm/runs/curriculum100.h5",
