@@ -8,6 +8,10 @@
     scripts/results.py --seeds EXPERIMENT|RUN.h5 ...
         one row per configuration pooled over seeds, best validation error first: validation and
         test error (mean +- std), 95% interval, gradient variance and SNR, images/s, wall time
+    scripts/results.py --rows EXPERIMENT ...
+        one row per configuration of each experiment, in the order given, named by the experiment: the
+        task, n, validation and validation-selected test error, the 95% interval and RAM's published
+        error on that task (the headline table of README.md)
     scripts/results.py --selection [--last=K] EXPERIMENT|RUN.h5 ...
         one row per configuration pooled over seeds: validation and test error at the selected
         evaluation (the lowest validation error) and averaged over the last K evaluations (default
@@ -27,13 +31,14 @@ of each run whose full file is absent (a fresh clone holds only these). As a mod
 of glimpse.runs (load_run, load_runs, load_experiment, group_seeds, ...), as before the move.
 """
 import os
+import re
 import sys
 
 import pandas as pd
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "src", "python"))
 from glimpse.runs import *  # noqa: E402,F401,F403  (the reader, re-exported for plot.py and the notebooks)
-from glimpse.runs import (SUMMARY, compare_table, configuration_groups, evaluations_table, group_seeds, load_run, load_runs, pivot_table,  # noqa: E402
+from glimpse.runs import (SUMMARY, compare_table, configuration_groups, evaluations_table, group_seeds, load_run, load_runs, pivot_table, rows_table,  # noqa: E402
                           run_paths, seeds_table, selection_table)
 
 
@@ -43,6 +48,13 @@ def main(argv):
         return 0 if argv else 2
     if argv[0] == "--seeds":
         print(seeds_table(group_seeds(load_runs(run_paths(argv[1:])))))
+        return 0
+    if argv[0] == "--rows":
+        if len(argv) < 2:
+            print("results.py: --rows takes experiments", file=sys.stderr)
+            return 2
+        named = [(re.sub(r"/runs$", "", a), group_seeds(load_runs(run_paths([a])))) for a in argv[1:]]
+        print(rows_table(named))
         return 0
     if argv[0] == "--compare":
         if len(argv) != 3:

@@ -9,7 +9,7 @@ cd "$root"
 before=$(git status --porcelain 2>/dev/null || true)
 fail=0; n=0
 for s in scripts/setup scripts/test scripts/sweep scripts/figures scripts/fuzz scripts/train-default \
-         scripts/damage scripts/dashboard scripts/plot.py scripts/results.py scripts/draw_reads.py; do
+         scripts/damage scripts/dashboard scripts/plot.py scripts/results.py scripts/draw_reads.py scripts/tables; do
   n=$((n + 1))
   out=$(timeout 20 "$s" --help 2>&1) && rc=0 || rc=$?
   if [ "$rc" != 0 ] || [ -z "$out" ]; then echo "FAIL: $s --help: exit $rc: $out"; fail=$((fail + 1)); continue; fi

@@ -330,6 +330,38 @@ def seeds_table(groups):
     return "\n".join(lines)
 
 
+# The published RAM test errors (%) a row is read against, per task and glimpse count (Mnih et al.
+# 2014, NIPS version; ../shared/DESIGN.md section 4); the nearest listed count is used.
+PUBLISHED_RAM = {"mnist28": {4: 1.54, 6: 1.12, 7: 1.07}, "translated60": {4: 1.54, 6: 1.22, 8: 1.20},
+                 "cluttered60": {4: 4.96, 6: 4.08, 8: 4.04}, "cluttered100": {6: 11.58, 8: 10.83}}
+
+
+def published_ram(env, glimpses):
+    """RAM's published test error (%) on `env` at the listed glimpse count nearest `glimpses`, as
+    "1.12 (6)", or "-" for a task RAM did not report."""
+    table = PUBLISHED_RAM.get(str(env))
+    if not table:
+        return "-"
+    g = min(table, key=lambda k: (abs(k - int(glimpses)), -k))
+    return f"{table[g]:.2f} ({g})"
+
+
+def rows_table(named_groups):
+    """A markdown table with one row per (experiment name, group_seeds row): the experiment, the task,
+    the configuration, n, the validation error and the validation-selected test error (mean +- std, %),
+    the test error's 95% interval, and RAM's published error on that task. Rows keep the given order."""
+    lines = ["| experiment | task | configuration | n | best val error % | its test error % (M=1) | 95% interval | "
+             "RAM published % (glimpses) |", "|---|---|---|---|---|---|---|---|"]
+    pm = lambda m, sd, n: f"{100 * m:.2f}" + (f" +- {100 * sd:.2f}" if n > 1 else "")  # noqa: E731
+    for name, groups in named_groups:
+        for _, g in groups.sort_values("best_val_mean").iterrows():
+            ci = f"[{100 * (g['mean'] - g['ci95']):.2f}, {100 * (g['mean'] + g['ci95']):.2f}]" if g["n"] > 1 else "-"
+            lines.append(f"| {name} | {g.get('env', '-')} | {g['id']}{'' if g['finished'] else ' (running)'} | "
+                         f"{g['n']} | {pm(g['best_val_mean'], g['best_val_std'], g['n'])} | "
+                         f"{pm(g['mean'], g['std'], g['n'])} | {ci} | {published_ram(g.get('env'), g.get('glimpses', 0))} |")
+    return "\n".join(lines)
+
+
 def last_evaluations(run_row, last):
     """Mean validation and test error (fractions) over a run's last `last` evaluations (all of them
     when it has fewer): a figure that no selection touched, to read the selected one against."""

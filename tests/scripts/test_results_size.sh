@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# The committed results stay light: the run files and figures git tracks under results/ may not
+# together exceed BUDGET_MB (the one place the budget is written; docs/results.md says what it holds).
+set -euo pipefail
+BUDGET_MB=800
+cd "$1"
+bytes=$(git ls-files -z results | xargs -0 stat -c %s 2>/dev/null | awk '{s += $1} END {print s + 0}')
+mb=$((bytes / 1000000))
+echo "results/: $mb MB tracked, budget $BUDGET_MB MB"
+if [ "$mb" -gt "$BUDGET_MB" ]; then
+  echo "FAIL: results/ holds $mb MB, over its budget of $BUDGET_MB MB: commit a screen as a curves-only copy"
+  echo "      (glimpse slim --curves-only), or move superseded results out of the tree (docs/results.md)"
+  exit 1
+fi
