@@ -1,4 +1,4 @@
-// The machine a leg of a run ran on, stored in its /provenance (README.md, "The run file"). The same
+// The machine a leg of a run ran on, stored in its /provenance (docs/run_file.md). The same
 // seed, commit and thread count give the same run on one machine; on another CPU OpenBLAS can pick
 // other kernels and round differently, so a run's trajectory can differ (frontier README: cluttered100's
 // LSTM seed 3 on two machines).

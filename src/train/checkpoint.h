@@ -1,4 +1,4 @@
-// Checkpoints inside the run file (README.md, "The run file"): parameters with their name/offset/shape
+// Checkpoints inside the run file (docs/run_file.md): parameters with their name/offset/shape
 // table, optimizer state, every Rng stream, the step, and the lengths every series had, so that a
 // resumed run drops rows written after the checkpoint and continues exactly as if never stopped.
 //

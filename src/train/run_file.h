@@ -1,4 +1,4 @@
-// One HDF5 file per run (README.md, "The run file"). This header hides HDF5: only RunFile's own .cpp
+// One HDF5 file per run (docs/run_file.md). This header hides HDF5: only RunFile's own .cpp
 // files (run_file.cpp, run_file_integrity.cpp, through run_file_impl.h) include H5Cpp.h.
 //
 // Crash safety: HDF5 files can be left unreadable by a kill in the middle of a write, so a writer

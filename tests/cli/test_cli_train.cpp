@@ -1,4 +1,4 @@
-// The train / eval / bench command-line contract (README.md, "Command line") on a small fake data set.
+// The train / eval / bench command-line contract (docs/cli.md) on a small fake data set.
 #include <catch2/catch.hpp>
 
 #include <cmath>
