@@ -231,6 +231,9 @@ def summary(run):
         "best_val_error": float(ev["val_error"].iloc[best]) if best is not None else math.nan,
         "best_epoch": float(ev["epoch"].iloc[best]) if best is not None else math.nan,
         "test_error_at_best": float(ev["test_error"].iloc[best]) if best is not None else math.nan,
+        # pairs100: the error per digit named (the two digits of the answer against the canvas's)
+        "digit_error_at_best": float(ev["test_digit_error"].iloc[best])
+        if best is not None and "test_digit_error" in ev else math.nan,
         "test_error": float(ev["test_error"].iloc[-1]) if len(ev) else math.nan,
         "val_error": float(ev["val_error"].iloc[-1]) if len(ev) else math.nan,
         "images": images,
@@ -301,32 +304,44 @@ def group_seeds(df, value="test_error_at_best"):
         first = members[0]
         out.append({**{k: first[k] for k in ("env", "attention", "baseline", "samples", "glimpses") if k in first},
                     "id": configuration_id(first),
-                    "runs": [m["run"] for m in members], "n": n, "mean": float(v.mean()) if n else math.nan,
+                    "runs": [m["run"] for m in members], "n": n, "n_runs": len(members), "mean": float(v.mean()) if n else math.nan,
                     "std": std, "ci95": ci, "best_val_mean": float(bv.mean()) if len(bv) else math.nan,
                     "best_val_std": float(bv.std(ddof=1)) if len(bv) > 1 else math.nan,
                     "images_per_s": float(np.nanmean([m["images_per_s"] for m in members])),
                     "wall_min": float(np.nanmean([m["wall_s"] for m in members])) / 60,
                     "grad_var": _finite_mean([m.get("grad_var", math.nan) for m in members]),
                     "grad_snr": _finite_mean([m.get("grad_snr", math.nan) for m in members]),
+                    "digit_error": _finite_mean([m.get("digit_error_at_best", math.nan) for m in members]),
                     "finished": all(m["epochs_done"] >= m["epochs"] for m in members if "epochs" in m), "key": key})
     return pd.DataFrame(out)
+
+
+def _pm(mean, std):
+    """A pooled fraction as "mean +- std" in % (the mean alone without a std; "-" without a mean: a
+    screen that never read the test split)."""
+    if math.isnan(mean):
+        return "-"
+    return f"{100 * mean:.2f}" + ("" if math.isnan(std) else f" +- {100 * std:.2f}")
 
 
 def seeds_table(groups):
     """A markdown table of group_seeds' rows, one per configuration (named by its run id less the
     seed), best first by mean validation error: n, the validation error and the validation-selected
     test error (mean +- std, %), the test error's 95% interval, the mean gradient variance and SNR of
-    the probe-batch diagnostic, images/s and wall time (minutes; evaluations included)."""
-    lines = ["| run | n | best val error % | its test error % (M=1) | 95% interval | grad var | grad SNR | images/s | "
-             "wall, min |", "|---|---|---|---|---|---|---|---|---|"]
-    pm = lambda m, sd, n: f"{100 * m:.2f}" + (f" +- {100 * sd:.2f}" if n > 1 else "")  # noqa: E731
+    the probe-batch diagnostic, images/s and wall time (minutes; evaluations included). Where a run
+    records the error per digit (pairs100), a column gives its mean at the selected evaluations."""
+    digits = "digit_error" in groups and groups["digit_error"].notna().any()
+    lines = ["| run | n | best val error % | its test error % (M=1) | 95% interval | " +
+             ("per-digit test error % | " if digits else "") + "grad var | grad SNR | images/s | wall, min |",
+             "|---|---|---|---|---|" + ("---|" if digits else "") + "---|---|---|---|"]
     for _, g in groups.sort_values("best_val_mean").iterrows():
         ci = f"[{100 * (g['mean'] - g['ci95']):.2f}, {100 * (g['mean'] + g['ci95']):.2f}]" if g["n"] > 1 else "-"
         gv = "-" if math.isnan(g["grad_var"]) or g["grad_var"] == 0 else f"{g['grad_var']:.2e}"
         snr = "-" if math.isnan(g["grad_snr"]) or g["grad_snr"] == 0 else f"{g['grad_snr']:.3f}"
-        lines.append(f"| {g['id']}{'' if g['finished'] else ' (running)'} | {g['n']} | "
-                     f"{pm(g['best_val_mean'], g['best_val_std'], g['n'])} | {pm(g['mean'], g['std'], g['n'])} | {ci} | "
-                     f"{gv} | {snr} | {g['images_per_s']:,.0f} | {g['wall_min']:.1f} |")
+        de = ("-" if math.isnan(g["digit_error"]) else f"{100 * g['digit_error']:.2f}") + " | " if digits else ""
+        lines.append(f"| {g['id']}{'' if g['finished'] else ' (running)'} | {g['n_runs']} | "
+                     f"{_pm(g['best_val_mean'], g['best_val_std'])} | {_pm(g['mean'], g['std'])} | {ci} | "
+                     f"{de}{gv} | {snr} | {g['images_per_s']:,.0f} | {g['wall_min']:.1f} |")
     return "\n".join(lines)
 
 
@@ -352,13 +367,12 @@ def rows_table(named_groups):
     the test error's 95% interval, and RAM's published error on that task. Rows keep the given order."""
     lines = ["| experiment | task | configuration | n | best val error % | its test error % (M=1) | 95% interval | "
              "RAM published % (glimpses) |", "|---|---|---|---|---|---|---|---|"]
-    pm = lambda m, sd, n: f"{100 * m:.2f}" + (f" +- {100 * sd:.2f}" if n > 1 else "")  # noqa: E731
     for name, groups in named_groups:
         for _, g in groups.sort_values("best_val_mean").iterrows():
             ci = f"[{100 * (g['mean'] - g['ci95']):.2f}, {100 * (g['mean'] + g['ci95']):.2f}]" if g["n"] > 1 else "-"
             lines.append(f"| {name} | {g.get('env', '-')} | {g['id']}{'' if g['finished'] else ' (running)'} | "
-                         f"{g['n']} | {pm(g['best_val_mean'], g['best_val_std'], g['n'])} | "
-                         f"{pm(g['mean'], g['std'], g['n'])} | {ci} | {published_ram(g.get('env'), g.get('glimpses', 0))} |")
+                         f"{g['n_runs']} | {_pm(g['best_val_mean'], g['best_val_std'])} | "
+                         f"{_pm(g['mean'], g['std'])} | {ci} | {published_ram(g.get('env'), g.get('glimpses', 0))} |")
     return "\n".join(lines)
 
 
