@@ -24,7 +24,7 @@ def read_table(path, evaluation=-1):
         raise ValueError(f"{path}: --attention {config.get('attention')}, not draw")
     rp = tj["read_params"][evaluation]  # (images, T, 5)
     epoch = int(tj["epoch"][evaluation])
-    H, W = tj["image"].shape[-2:]
+    H, W = results.trajectory_images(run).shape[-2:]
     N = int(config.get("patch"))
     d = geometry.decode_draw(rp, H, W, N)  # each (images, T)
     rows = []

@@ -121,7 +121,7 @@ def _glimpses(run, epoch):
     key = "locations" if "locations" in tj else "read_params" if "read_params" in tj else None
     if key is None or not len(tj[key]):
         sys.exit(f"plot.py: {run['path']} has no logged trajectories")
-    images, labels = tj["image"], tj["label"]
+    images, labels = results.trajectory_images(run), tj["label"]
     params, preds = tj[key][epoch], tj["prediction"][epoch]
     H, W = images.shape[1:]
     try:

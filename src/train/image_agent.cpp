@@ -46,10 +46,9 @@ void ImageAgent::SetupExamples(const Task& task, RunLogger& log) {
   const int K = std::min(cfg_.trajectories, task.size(Split::kTest));
   if (K <= 0) return;
   RenderExamples(task, K);
-  const auto k = static_cast<std::size_t>(K);
-  log.Array("/trajectories/image", {k, static_cast<std::size_t>(task.height()), static_cast<std::size_t>(task.width())},
-            examples_.images.data());
-  log.Array("/trajectories/label", {k}, examples_.labels.data());
+  // The canvases are not stored: they are the first K test samples, which the task renders again from
+  // the run's seed (glimpse.runs.trajectory_images), so only their labels are kept.
+  log.Array("/trajectories/label", {static_cast<std::size_t>(K)}, examples_.labels.data());
 }
 
 void ImageAgent::LogExamples(const Task& task, RunLogger& log, std::int64_t epoch) {

@@ -11,7 +11,10 @@
    canvas view equals block means, DRAW's initial read of a constant image is constant; the outlines
    glimpse.geometry draws (plot.py trajectories, animate) are where the retina, DRAW and the spatial
    transformer sample.
-4. Bad input: an unknown task raises ValueError naming the known ones; a file that is not a glimpse
+4. The canvases of logged trajectories: a committed run file that stores them (one per image task and
+   its seeds) equals what runs.trajectory_images renders again from the run's task and seed, which is
+   how a file written without them is drawn.
+5. Bad input: an unknown task raises ValueError naming the known ones; a file that is not a glimpse
    run file raises ValueError naming its path.
 Exits non-zero on the first failure, saying what differed.
 """
@@ -145,7 +148,22 @@ for m in range(2):
     want = (polys[m][:4] - centre) / (1 + 1 / 11) + centre  # the outline is the corner samples widened by half a step
     expect(np.allclose(got, want, atol=1e-3), f"STN outline, scale {m}: {got.tolist()} != {want.tolist()}")
 
-# 4. Bad input.
+# 4. Logged canvases rendered again.
+for rel in ("results/ram_mnist28/run.h5", "results/compare/runs/translated60-draw-s2.h5",
+            "results/compare/runs/cluttered60-stn-s3.h5", "results/compare/runs/cluttered100-gaussian-s1.h5",
+            "results/multi_digit/runs/pairs-dram-context-s2.h5", "results/multi_digit/runs/sum-ram-s3.h5"):
+    run = runs.load_run(os.path.join(src, rel))
+    stored = run["trajectories"].pop("image")
+    again = runs.trajectory_images(run)
+    expect(again.dtype == np.float32 and np.array_equal(stored, again), f"{rel}: the canvases rendered again differ")
+run["trajectories"]["label"] = run["trajectories"]["label"] + 1
+try:
+    runs.trajectory_images(run)
+    expect(False, "canvases whose labels differ from the logged ones raise")
+except ValueError as e:
+    expect("other labels" in str(e), f"the error says the labels differ: {e}")
+
+# 5. Bad input.
 try:
     glimpse.Task("cluttered61")
     expect(False, "an unknown task raises")

@@ -65,8 +65,9 @@ TEST_CASE("A run file holds the configuration, series, trajectories and a checkp
   std::vector<std::size_t> shape;
   f.ReadArray<float>("/trajectories/locations", &shape);
   CHECK(shape == std::vector<std::size_t>{3, 4, 2, 2});
-  f.ReadArray<float>("/trajectories/image", &shape);
-  CHECK(shape == std::vector<std::size_t>{4, 28, 28});
+  f.ReadArray<std::int32_t>("/trajectories/label", &shape);
+  CHECK(shape == std::vector<std::size_t>{4});
+  CHECK_FALSE(f.Exists("/trajectories/image"));  // the task renders the canvases again
   CHECK(HasCheckpoint(f));
   CHECK(LoadCheckpoint(f).epoch == 3);
   CHECK(LoadCheckpoint(f).step == 24);

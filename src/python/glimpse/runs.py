@@ -218,6 +218,28 @@ def load_run(path):
     return run
 
 
+def trajectory_images(run):
+    """The canvases of a run's logged test samples, float32 (N, H, W): /trajectories/image where the
+    file stores them (files written before the canvases were dropped), else the first N test samples
+    rendered again by the run's task from its seed and data (needs the compiled part, glimpse._core,
+    and the data set), which is what the trainer logged."""
+    tj = run["trajectories"]
+    if "image" in tj:
+        return tj["image"]
+    if "label" not in tj:
+        raise ValueError(f"{run['path']} logged no trajectories")
+    from glimpse import Task  # the compiled part, only for files that do not store their canvases
+    c = run["config"]
+    data_dir = c.get("data-dir") or None  # a folder of the machine that trained it, if it is here
+    data_dir = data_dir if data_dir and os.path.isdir(str(data_dir)) else None
+    task = Task(str(c["env"]), seed=int(c["seed"]), dataset=str(c.get("dataset", "mnist") or "mnist"), data_dir=data_dir)
+    images, labels = task.batch("test", 0, len(tj["label"]))
+    if not np.array_equal(labels, np.asarray(tj["label"], dtype=labels.dtype)):
+        raise ValueError(f"{run['path']}: the test samples rendered now have other labels than the logged ones "
+                         "(other data than the run was trained on?)")
+    return images
+
+
 def summary(run):
     """The summary numbers of one run (NaN where not recorded). best_*: the evaluation with the lowest
     validation error (the first such), the one to select on; test_error_at_best is its test error,
