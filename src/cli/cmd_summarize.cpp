@@ -5,7 +5,8 @@
 // --reach E adds time to accuracy: the training images and the wall time until the validation error
 // first reached E percent: /eval/train_s, the run's wall time when that evaluation began (training steps
 // and every earlier evaluation and checkpoint), and, where the file records evaluation time, that plus the
-// evaluation itself (the wall time when the run knew it had reached E), and that evaluation's test error:
+// evaluation itself (the wall time when the run knew it had reached E), the training products' TFLOP
+// by then (images x the run's train_mflop_per_image), and that evaluation's test error:
 // a validation curve that only grazes E on a plateau (each evaluation of 10,000 images varies by about
 // +-0.1 points at 1%) shows there as a test error well above E.
 #include <algorithm>
@@ -15,11 +16,13 @@
 #include <iostream>
 #include <map>
 #include <numeric>
+#include <sstream>
 
 #include "src/cli/commands.h"
 #include "src/train/writer_lock.h"
 #include "src/cli/options.h"
 #include "src/train/run_config.h"
+#include "src/train/trainer.h"
 #include "src/core/error.h"
 #include "src/core/stats.h"
 #include "src/train/checkpoint.h"
@@ -110,9 +113,9 @@ int RunSummarize(int argc, char** argv) {
   std::cout << "| run | epochs | best val error % (epoch) | its test error % (M=1) | last val / test % | images | "
                "images/s | grad var | grad SNR | parameters | other (best evaluation, %) |";
   if (reach)
-    std::cout << " images to " << reach_head << " val | test % then | train min to " << reach_head
+    std::cout << " images to " << reach_head << " val | training TFLOP to it | test % then | train min to " << reach_head
               << " (earlier evaluations included) | wall min to the end of that evaluation |";
-  std::cout << "\n|---|---|---|---|---|---|---|---|---|---|---|" << (reach ? "---|---|---|---|" : "") << "\n";
+  std::cout << "\n|---|---|---|---|---|---|---|---|---|---|---|" << (reach ? "---|---|---|---|---|" : "") << "\n";
   // Runs that differ only in seed: each one's best evaluation (validation-selected), pooled below.
   std::map<std::string, std::vector<std::size_t>> groups;
   std::vector<double> best_val(runs.size(), NAN), best_test(runs.size(), NAN), rates(runs.size(), NAN),
@@ -158,7 +161,7 @@ int RunSummarize(int argc, char** argv) {
     if (reach) {
       const auto hit = std::find_if(val.begin(), val.end(), [&](double v) { return v <= target; });
       if (hit == val.end()) {
-        std::cout << " not reached | - | - | - |";
+        std::cout << " not reached | - | - | - | - |";
       } else {
         // The cost when that evaluation was made: /eval's own columns, or (older files) the /train row
         // logged at its step, which has no evaluation time.
@@ -178,8 +181,14 @@ int RunSummarize(int argc, char** argv) {
         reach_images[i] = img, reach_min[i] = train_s / 60;
         if (std::find(names.begin(), names.end(), "test_error") != names.end())  // a file from elsewhere may lack it
           reach_test[i] = f.ReadSeries("/eval", "test_error")[e];
+        // The products' FLOPs of the images trained so far (runs made before it was measured: "-").
+        const auto attrs = f.Attributes("/");
+        const auto mflop = attrs.find(kTrainMflopPerImage);
+        std::ostringstream tflop;
+        if (mflop == attrs.end()) tflop << "-";
+        else tflop << std::fixed << std::setprecision(1) << img * std::stod(mflop->second) / 1e6;
         std::cout << " " << std::fixed << std::setprecision(0) << img << " (epoch " << static_cast<long>(epochs[e])
-                  << ") | " << Percent(reach_test[i]) << " | " << std::setprecision(1) << train_s / 60 << " | ";
+                  << ") | " << tflop.str() << " | " << Percent(reach_test[i]) << " | " << std::setprecision(1) << train_s / 60 << " | ";
         // eval_s is cumulative: this evaluation's own seconds are its step over the previous row.
         const double this_eval = own && e > 0 ? eval_s - f.ReadSeries("/eval", "eval_s")[e - 1] : eval_s;
         if (std::isfinite(this_eval)) std::cout << (train_s + this_eval) / 60;

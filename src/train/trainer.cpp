@@ -7,6 +7,7 @@
 #include <iostream>
 #include <limits>
 #include <optional>
+#include <sstream>
 #include <thread>
 
 #include "envs/tasks.h"
@@ -225,6 +226,7 @@ double Trainer::Bench(int steps, Profile* profile) {
   const std::size_t per_epoch = perm_.size() / B;
   TrainStep(perm_.data(), B, 0);  // warm-up: sizes every buffer
   if (profile) *profile = Profile{};
+  if (profile) SetGemmAccounting(true);  // restarts the products' totals, so the warm-up step is not counted
   profile_ = profile;
   const double t0 = SteadySeconds();
   for (int s = 0; s < steps; ++s) TrainStep(perm_.data() + (s % per_epoch) * B, B, 0);
@@ -242,11 +244,23 @@ void Trainer::Run() {
   std::cout << "training " << cfg_.env << ": " << cfg_.epochs << " epochs x " << steps << " steps of "
             << B << " images (x" << cfg_.samples << " samples), " << agent_->store().size()
             << " parameters, from epoch " << epoch_ << "\n" << std::flush;
+  // The training products' FLOPs per image (forward and backward, every episode), measured on the
+  // run's first step and stored once: time to accuracy reports FLOPs beside minutes, which compare
+  // across machines.
+  bool measure_flops = logger_->recording() && !file_->Attributes("/").count(kTrainMflopPerImage);
   while (epoch_ < cfg_.epochs) {
     ShuffleEpoch(data_rng_, perm_);
     try {
       for (int s = 0; s < steps; ++s) {
+        if (measure_flops) SetGemmAccounting(true);
         TrainStep(perm_.data() + static_cast<std::size_t>(s) * B, B, epoch_);
+        if (measure_flops) {
+          SetGemmAccounting(false);
+          measure_flops = false;
+          std::ostringstream mflop;
+          mflop << std::fixed << std::setprecision(3) << GetGemmStats().flops / B / 1e6;
+          logger_->Attribute(kTrainMflopPerImage, mflop.str());
+        }
         if (step_ % cfg_.log_every == 0 || s == steps - 1) {
           const double now = SteadySeconds();
           wall_s_ += now - t_log;

@@ -34,6 +34,10 @@
 
 namespace glimpse {
 
+// Root attribute: the training products' MFLOP per training image (forward and backward of every
+// episode), measured on a run's first step.
+inline constexpr const char* kTrainMflopPerImage = "train_mflop_per_image";
+
 struct EvalResult {
   double error = 0;  // fraction of samples answered wrongly
   int images = 0;

@@ -9,6 +9,7 @@
 #include "src/rl/policies.h"
 #include "src/train/checkpoint.h"
 #include "src/train/trainer.h"
+#include "src/core/blas.h"
 #include "tests/cli/cli_helpers.h"
 #include "tests/envs/fake_data.h"
 #include "tests/train/small_run.h"
@@ -71,6 +72,31 @@ TEST_CASE("A run file holds the configuration, series, trajectories and a checkp
   CHECK(HasCheckpoint(f));
   CHECK(LoadCheckpoint(f).epoch == 3);
   CHECK(LoadCheckpoint(f).step == 24);
+}
+
+TEST_CASE("A run stores its training products' FLOPs per image, as bench --profile counts them", "[train][flops]") {
+  const ExperimentConfig cfg = SmallConfig();
+  const std::string path = TempRunPath("flops");
+  {
+    RunFile file(path, RunFile::Mode::kCreate);
+    Trainer t(cfg, &file, false);
+    t.Run();
+  }
+  const RunFile f(path, RunFile::Mode::kReadOnly);
+  const auto attrs = f.Attributes("/");
+  REQUIRE(attrs.count(kTrainMflopPerImage) == 1);
+  const double stored = std::stod(attrs.at(kTrainMflopPerImage));
+  // Bench counts the products of its steps after the warm-up one: the same per image.
+  Trainer bench(cfg, nullptr, false);
+  Profile profile;
+  SetGemmAccounting(true);
+  bench.Bench(3, &profile);
+  const GemmStats stats = GetGemmStats();
+  SetGemmAccounting(false);
+  const double counted = stats.flops / (3.0 * cfg.batch) / 1e6;
+  INFO("stored " << stored << " MFLOP per image, bench " << counted);
+  CHECK(stored > 0);
+  CHECK(std::abs(stored - counted) <= 1e-3 * counted + 5e-4);  // the attribute keeps 3 decimals
 }
 
 TEST_CASE("Resuming a stopped run gives the same run as never stopping", "[train][resume]") {

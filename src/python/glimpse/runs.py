@@ -276,7 +276,7 @@ T95 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.
 
 # Root attributes that describe the file, not the run's options.
 METADATA = {"glimpse_version", "source_commit", "created_utc", "parameters", "slim", "stopped_reason", "trained_by",
-            "epochs_done", "data_fingerprint"}
+            "epochs_done", "data_fingerprint", "train_mflop_per_image"}
 
 
 def configuration_key(config):
