@@ -20,10 +20,7 @@ import re
 import sys
 import textwrap
 
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
+import matplotlib.pyplot as plt  # noqa: E402  (a notebook keeps its own backend; main() picks Agg)
 import numpy as np  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -271,6 +268,7 @@ def variance(paths, out):
 
 
 def main(argv):
+    plt.switch_backend("Agg")  # as a command: files only, no window
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("figure", choices=["curves", "trajectories", "animate", "variance", "attention"])
     p.add_argument("runs", nargs="+", help="run files or experiment names")

@@ -24,24 +24,20 @@ def runs(default_glob, env="GLIMPSE_RUNS"):
 
 NOTEBOOKS = {
     "learning_curves.ipynb": [
-        ("markdown", "# Learning curves per variant\nValidation error (policy mean) per epoch and training cross-entropy per image seen, one line per run."),
+        ("markdown", "# Learning curves per variant\nValidation error (policy mean) and training cross-entropy per image seen; runs that differ only in seed are pooled (mean, +-1 std band). The table: each configuration's validation error and validation-selected test error (fractions), n and the 95% interval's half-width."),
         ("code", SETUP),
-        ("code", '''df = results.load_runs(runs("results/compare/runs/translated60-*.h5"))
-fig, (a, b) = plt.subplots(1, 2, figsize=(12, 4))
-for _, row in df.iterrows():
-    if len(row["eval"]):
-        a.plot(row["eval"]["epoch"], 100 * row["eval"]["val_error"], label=row["run"])
-    if len(row["train"]):
-        b.plot(row["train"]["images"] / 1e6, row["train"]["loss_action"], label=row["run"])
-a.set(xlabel="epoch", ylabel="validation error (%)"); b.set(xlabel="images (millions)", ylabel="cross-entropy")
-a.legend(); plt.show()
-df[["run"] + results.SUMMARY]'''),
+        ("code", '''import plot  # scripts/plot.py draws the same figure as a PNG
+df = results.load_runs(runs("results/compare/runs/translated60-*.h5"))
+fig = plot.draw_curves(df, "images")  # runs that differ only in seed: their mean and a +-1 std band
+plt.show()
+results.group_seeds(df)[["id", "n", "best_val_mean", "mean", "ci95"]]'''),
     ],
     "error_vs_glimpses.ipynb": [
-        ("markdown", "# Test error against glimpses, in the layout of the RAM paper's tables\nRows: tasks; columns: number of glimpses; cells: test error (%) with the policy mean (M = 1)."),
+        ("markdown", "# Test error against glimpses, in the layout of the RAM paper's tables\nRows: tasks; columns: number of glimpses; cells: test error (%) at each run's lowest validation error, with the policy mean (M = 1)."),
         ("code", SETUP),
         ("code", '''df = results.load_runs(runs("results/ram_table/runs/*.h5"))
-table = df.pivot_table(index="env", columns="glimpses", values="test_error", aggfunc="min") * 100
+# each run's test error at its lowest validation error (chosen on validation, never on test)
+table = df.pivot_table(index="env", columns="glimpses", values="test_error_at_best", aggfunc="first") * 100
 published = {"mnist28": {4: 1.54, 6: 1.12, 7: 1.07}, "translated60": {4: 1.54, 6: 1.22, 8: 1.20},
              "cluttered60": {4: 4.96, 6: 4.08, 8: 4.04}, "cluttered100": {4: 14.95, 6: 11.58, 8: 10.83}}
 print("glimpse (ours):"); print(table.round(2).to_string())

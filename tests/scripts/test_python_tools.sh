@@ -224,4 +224,15 @@ for nb in "$root"/scripts/notebooks/*.ipynb; do
      jupyter nbconvert --to notebook --execute --ExecutePreprocessor.timeout=300 --output-dir "$tmp/nb_defaults" "$nb") \
      || { echo "FAIL: notebook $nb on its committed defaults"; exit 1; }
 done
-echo "$((13 + 2 * n)) passed, 0 failed"
+# An executed notebook shows what it says: a figure (image/png) where it draws one, text otherwise.
+"$py" - "$tmp/nb_defaults" <<'PYEOF' || exit 1
+import json, os, sys
+d = sys.argv[1]
+for name in sorted(os.listdir(d)):
+    outputs = [o for c in json.load(open(os.path.join(d, name)))["cells"] for o in c.get("outputs", [])]
+    figures = sum("image/png" in o.get("data", {}) for o in outputs)
+    want_figure = name != "error_vs_glimpses.ipynb"
+    if (want_figure and figures == 0) or not outputs:
+        print(f"FAIL: {name} executed but shows {figures} figures in {len(outputs)} outputs"); sys.exit(1)
+PYEOF
+echo "$((14 + 2 * n)) passed, 0 failed"
