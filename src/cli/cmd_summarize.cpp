@@ -67,12 +67,40 @@ std::string MeanStd(const SeedStats& s) {
   return os.str();
 }
 
+// The run files an argument names: a file as given; otherwise an experiment NAME (frontier/mnist28):
+// each full file results/NAME/ID.h5 and the committed slim copy results/NAME/runs/ID.h5 of each run
+// whose full file is absent (a fresh clone holds only these), sorted by file name, as scripts/sweep's
+// closing summary and glimpse.runs.experiment_paths read it. A name that finds nothing is an error.
+std::vector<std::string> ExpandRuns(const std::vector<std::string>& args) {
+  namespace fs = std::filesystem;
+  std::vector<std::string> out;
+  for (const std::string& a : args) {
+    if (fs::is_regular_file(a) || (a.size() > 3 && a.compare(a.size() - 3, 3, ".h5") == 0)) {
+      out.push_back(a);  // a missing .h5 is reported by the reader, naming it
+      continue;
+    }
+    const fs::path dir = fs::path("results") / a;
+    std::map<std::string, std::string> by_name;  // file name -> path (a full file wins over its copy)
+    for (const fs::path& d : {dir / "runs", dir}) {
+      std::error_code ec;
+      if (!fs::is_directory(d, ec)) continue;
+      for (const auto& e : fs::directory_iterator(d, ec))
+        if (e.is_regular_file() && e.path().extension() == ".h5") by_name[e.path().filename().string()] = e.path().string();
+    }
+    Check(!by_name.empty(), "'", a, "' is neither a run file nor an experiment with run files in ",
+          dir.string(), " or ", (dir / "runs").string());
+    for (const auto& [name, path] : by_name) out.push_back(path);
+  }
+  return out;
+}
+
 }  // namespace
 
 int RunSummarize(int argc, char** argv) {
   po::options_description desc("summarize options");
   desc.add_options()("help,h", "show this help")(
-      "runs", po::value<std::vector<std::string>>()->multitoken()->required(), "run files")(
+      "runs", po::value<std::vector<std::string>>()->multitoken()->required(),
+      "run files, or experiment names (NAME: results/NAME/*.h5 and the committed copies in results/NAME/runs/)")(
       "status", "print only new|partial|finished (one run)")(
       "reach", po::value<double>(),
       "time to accuracy: also report the training images and wall time until the validation error first "
@@ -82,13 +110,13 @@ int RunSummarize(int argc, char** argv) {
   po::variables_map vm;
   po::store(po::command_line_parser(argc, argv).options(desc).positional(pos).run(), vm);
   if (vm.count("help")) {
-    std::cout << "usage: glimpse summarize RUN.h5 [RUN.h5 ...] [--status] [--reach PERCENT]\n\n" << desc << "\n";
+    std::cout << "usage: glimpse summarize RUN.h5|EXPERIMENT [...] [--status] [--reach PERCENT]\n\n" << desc << "\n";
     return 0;
   }
   po::notify(vm);
   // One file under two names (a link, "./a.h5") is one run: counted once, never pooled as two seeds.
   std::vector<std::string> runs;
-  for (const std::string& p : vm["runs"].as<std::vector<std::string>>()) {
+  for (const std::string& p : ExpandRuns(vm["runs"].as<std::vector<std::string>>())) {
     std::error_code ec;
     const auto same = std::find_if(runs.begin(), runs.end(), [&](const std::string& q) {
       return RealPath(p) == RealPath(q) || std::filesystem::equivalent(p, q, ec);

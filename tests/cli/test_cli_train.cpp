@@ -248,15 +248,29 @@ TEST_CASE("summarize --reach: images and wall time until the validation error fi
   // A target every evaluation meets: the first one's cost; one none meets: "not reached".
   auto r = RunGlimpse("summarize " + run + " --reach 99.99");
   REQUIRE(r.code == 0);
-  std::ostringstream first;  // the first evaluation: its images, epoch and test error (test % then)
+  // The first evaluation: its images, epoch, the products' TFLOP by then and its test error (test % then).
+  std::ostringstream first;
   const double test0 = f.ReadSeries("/eval", "test_error")[0];
-  first << std::fixed << std::setprecision(0) << images[0] << " (epoch 1) | " << std::setprecision(2) << 100 * test0
-        << " | ";
-  CHECK_THAT(r.output, Catch::Contains("images to 99.99% val | test % then") && Catch::Contains(first.str()) &&
-                          Catch::Contains("wall min to the end of that evaluation"));
+  const double mflop = std::stod(f.Attributes("/").at("train_mflop_per_image"));
+  first << std::fixed << std::setprecision(0) << images[0] << " (epoch 1) | " << std::setprecision(1)
+        << images[0] * mflop / 1e6 << " | " << std::setprecision(2) << 100 * test0 << " | ";
+  CHECK_THAT(r.output, Catch::Contains("images to 99.99% val | training TFLOP to it | test % then") &&
+                           Catch::Contains(first.str()) && Catch::Contains("wall min to the end of that evaluation"));
   r = RunGlimpse("summarize " + run + " --reach 0.001");
   CHECK_THAT(r.output, Catch::Contains("not reached"));
   CHECK(RunGlimpse("summarize " + run + " --reach 150").code != 0);
+}
+
+TEST_CASE("summarize takes an experiment name: its committed runs, or a clear error", "[cli][summarize]") {
+  // From the checkout's root: results/ram_table/runs/ holds its 15 committed copies.
+  auto r = RunGlimpse("summarize ram_table");
+  REQUIRE(r.code == 0);
+  CHECK_THAT(r.output, Catch::Contains("results/ram_table/runs/mnist28-g6.h5") &&
+                           Catch::Contains("results/ram_table/runs/cluttered100-g8.h5"));
+  r = RunGlimpse("summarize no_such_experiment");
+  CHECK(r.code == 1);
+  CHECK_THAT(r.output, Catch::Contains("'no_such_experiment' is neither a run file nor an experiment") &&
+                           Catch::Contains("results/no_such_experiment/runs"));
 }
 
 TEST_CASE("eval refuses files that are not glimpse runs", "[cli][train]") {
