@@ -14,7 +14,9 @@
 4. The canvases of logged trajectories: a committed run file that stores them (one per image task and
    its seeds) equals what runs.trajectory_images renders again from the run's task and seed, which is
    how a file written without them is drawn.
-5. Bad input: an unknown task raises ValueError naming the known ones; a file that is not a glimpse
+5. The package's surface: __version__ is `glimpse --version`'s; every name in runs.__all__ exists;
+   glimpse.torch.TaskDataset's items are the task's samples, through a DataLoader too.
+6. Bad input: an unknown task raises ValueError naming the known ones; a file that is not a glimpse
    run file raises ValueError naming its path.
 Exits non-zero on the first failure, saying what differed.
 """
@@ -163,7 +165,30 @@ try:
 except ValueError as e:
     expect("other labels" in str(e), f"the error says the labels differ: {e}")
 
-# 5. Bad input.
+# 5. The package's surface.
+version = subprocess.run([binary, "--version"], check=True, capture_output=True, text=True).stdout.split()[1]
+expect(glimpse.__version__ == version, f"glimpse.__version__ {glimpse.__version__} != glimpse --version {version}")
+expect(all(hasattr(runs, n) for n in runs.__all__), "every name of runs.__all__ exists")
+import torch  # noqa: E402  (setup installs Debian's python3-torch)
+from glimpse.torch import TaskDataset  # noqa: E402
+data = TaskDataset("cluttered60", split="train", seed=3, epoch=2)
+want_images, want_labels = glimpse.Task("cluttered60", seed=3).batch("train", start=40, count=4, epoch=2)
+for i in range(4):
+    image, label = data[40 + i]
+    expect(image.shape == (1, 60, 60) and image.dtype == torch.float32 and label.dtype == torch.int64, "item types")
+    expect(np.array_equal(image.numpy()[0], want_images[i]) and int(label) == want_labels[i], f"item {40 + i}")
+loader = torch.utils.data.DataLoader(TaskDataset("mnist28", split="test"), batch_size=16)
+images, labels = next(iter(loader))
+want_images, want_labels = glimpse.Task("mnist28", seed=1).batch("test", start=0, count=16)
+expect(images.shape == (16, 1, 28, 28) and np.array_equal(images.numpy()[:, 0], want_images)
+       and np.array_equal(labels.numpy(), want_labels), "a DataLoader batch is the task's batch")
+try:
+    data[len(data)]
+    expect(False, "an index past the split raises IndexError")
+except IndexError:
+    checked += 1
+
+# 6. Bad input.
 try:
     glimpse.Task("cluttered61")
     expect(False, "an unknown task raises")

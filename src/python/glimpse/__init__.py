@@ -6,6 +6,7 @@
     order = task.train_order(epoch=0)      # the trainer's sample order for that epoch (seed's "data" stream)
     g = glimpse.retina(images, locs, patch=8, scales=3)      # (8, 3, 8, 8), locs float32 (8, 2) in [-1, 1]
     from glimpse import runs; df = runs.load_experiment("compare")
+    from glimpse.torch import TaskDataset                    # a task as a torch.utils.data.Dataset
 
 Task, the sensors and task_names come from the compiled part (glimpse._core, built by scripts/setup
 into build/python/glimpse/); glimpse.runs needs only h5py, numpy and pandas. Samples are rendered by
@@ -25,7 +26,8 @@ _BUILD = _os.path.abspath(_os.environ.get("GLIMPSE_BUILD") or _os.path.join(ROOT
 __path__.append(_os.path.join(_BUILD, "python", "glimpse"))
 
 _COMPILED = ("Task", "task_names", "retina", "draw_read", "draw_initial_params", "stn_read", "whole_canvas")
-__all__ = list(_COMPILED) + ["runs", "default_data_dir"]
+__all__ = list(_COMPILED) + ["runs", "default_data_dir", "__version__"]
+__version__ = "0.1.0"  # the project's version (CMakeLists.txt; `glimpse --version`), checked by a test
 
 
 def default_data_dir(dataset="mnist"):

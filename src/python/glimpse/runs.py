@@ -29,6 +29,12 @@ import h5py
 import numpy as np
 import pandas as pd
 
+__all__ = ["ROOT", "SUMMARY", "METADATA", "NOT_CONFIGURATION", "PUBLISHED_RAM", "check_file", "reseal", "write_run",
+           "load_params", "load_run", "load_runs", "load_experiment", "experiment_paths", "run_paths", "unique_files",
+           "frame", "summary", "trajectory_images", "configuration_key", "configuration_groups", "configuration_id",
+           "group_seeds", "seeds_table", "rows_table", "published_ram", "last_evaluations", "incomplete_beta", "welch",
+           "compare_table", "selection_table", "evaluations_table", "pivot_table"]
+
 # The checkout this package lives in (src/python/glimpse/runs.py), for results/NAME; GLIMPSE_ROOT overrides.
 ROOT = os.environ.get("GLIMPSE_ROOT") or os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 SUMMARY = ["epochs_done", "best_val_error", "best_epoch", "test_error_at_best", "test_error", "val_error", "images",
