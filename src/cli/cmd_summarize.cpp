@@ -55,7 +55,7 @@ std::string ConfigurationKey(const ExperimentConfig& cfg) {
   std::string key;
   for (const auto& [k, v] : ToKeyValues(cfg))
     if (k != "seed" && k != "run-id" && k != "threads" && k != "parallel" && k != "data-dir" && k != "log-every" &&
-        k != "test-every")
+        k != "test-every" && k != "stop-at")
       key += k + "=" + v + "\n";
   return key;
 }
@@ -131,7 +131,8 @@ int RunSummarize(int argc, char** argv) {
     const RunFile f(runs[0], RunFile::Mode::kReadOnly);
     const ExperimentConfig cfg = ConfigFromRun(f);
     const std::int64_t done = EpochsDone(f);
-    std::cout << (done >= cfg.epochs ? "finished" : done > 0 ? "partial" : "new") << "\n";
+    const bool stopped = f.Attributes("/").count(kStoppedAtTarget) > 0;  // --stop-at reached: finished
+    std::cout << (done >= cfg.epochs || stopped ? "finished" : done > 0 ? "partial" : "new") << "\n";
     return 0;
   }
   const bool reach = vm.count("reach") > 0;
@@ -164,7 +165,8 @@ int RunSummarize(int argc, char** argv) {
     const auto snr = f.SeriesLength("/diagnostics") ? f.ReadSeries("/diagnostics", "grad_snr") : std::vector<double>{};
     const double n_img = images.empty() ? 0 : images.back();
     const double rate = wall.empty() || wall.back() <= 0 ? NAN : n_img / wall.back();
-    rates[i] = rate, walls[i] = wall.empty() ? NAN : wall.back(), finished[i] = done >= cfg.epochs;
+    rates[i] = rate, walls[i] = wall.empty() ? NAN : wall.back();
+    finished[i] = done >= cfg.epochs || f.Attributes("/").count(kStoppedAtTarget) > 0;
     const std::size_t best = val.empty() ? 0 : static_cast<std::size_t>(std::min_element(val.begin(), val.end()) - val.begin());
     const auto epochs = f.SeriesLength("/eval") ? f.ReadSeries("/eval", "epoch") : std::vector<double>{};
     std::cout << "| " << path << " | " << done << "/" << cfg.epochs << " | ";

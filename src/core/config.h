@@ -67,6 +67,7 @@ struct ExperimentConfig {
   int log_every = 100;
   int eval_every = 1;       // epochs between validation passes
   int test_every = 1;       // validation passes between test passes during training; 0 = none
+  double stop_at = 0;       // % validation error: stop after the first evaluation at or below it (0 = off)
   int val_images = 10000;   // validation images per pass
   int trajectories = 16;    // test images whose glimpses are logged
   int diag_every = 0;       // steps between gradient-variance diagnostics (0 = off)

@@ -151,6 +151,10 @@ std::vector<OptionSpec> MakeOptions() {
           "validation passes between test passes during training (1: every one; 0: none, so a screen chooses "
           "on validation alone: /eval/test_error is NaN and the final line gives the validation error)",
           &C::test_every),
+      Num("stop-at", "system",
+          "time to accuracy: stop after the first evaluation whose validation error is at or below this "
+          "percentage (0 = off; the run is then finished, its stopped_reason says so)",
+          &C::stop_at),
       Num("val-images", "system", "validation images per pass (at most 10,000)", &C::val_images),
       Num("trajectories", "system", "test images whose glimpses are logged each evaluation",
           &C::trajectories),
@@ -259,6 +263,8 @@ void Validate(const ExperimentConfig& c) {
   CheckRange(c.log_every, 1, 1 << 30, "option --log-every");
   CheckRange(c.eval_every, 1, 1 << 20, "option --eval-every");
   CheckRange(c.test_every, 0, 1 << 20, "option --test-every");
+  Check(c.stop_at >= 0 && c.stop_at < 100, "option --stop-at: expected a percentage in [0, 100) (0 = off), found ",
+        c.stop_at);
   CheckRange(c.val_images, 1, 10000, "option --val-images");
   CheckRange(c.trajectories, 0, 10000, "option --trajectories");
   CheckRange(c.diag_every, 0, 1 << 30, "option --diag-every");

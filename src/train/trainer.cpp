@@ -236,6 +236,11 @@ double Trainer::Bench(int steps, Profile* profile) {
 }
 
 void Trainer::Run() {
+  if (logger_->recording() && file_->Attributes("/").count(kStoppedAtTarget)) {
+    std::cout << "the run stopped at its --stop-at target (" << file_->Attributes("/").at("stopped_reason")
+              << "): nothing to train\n";
+    return;
+  }
   const int steps = StepsPerEpoch();
   const int B = std::min(cfg_.batch, task_->size(Split::kTrain));
   const std::int64_t start_step = step_;
@@ -278,6 +283,18 @@ void Trainer::Run() {
     EndEpoch();
     wall_s_ += SteadySeconds() - t_log;
     t_log = SteadySeconds();
+    if (cfg_.stop_at > 0 && last_val_error_ >= 0 && last_val_error_ <= cfg_.stop_at / 100) {
+      std::ostringstream why;
+      why << "reached --stop-at " << cfg_.stop_at << "%: validation error " << std::fixed << std::setprecision(2)
+          << 100 * last_val_error_ << "% at epoch " << epoch_;
+      std::cout << "stopping: " << why.str() << "\n";
+      if (logger_->recording()) {
+        logger_->Attribute("stopped_reason", why.str());
+        logger_->Attribute(kStoppedAtTarget, std::to_string(epoch_));
+        file_->Commit();
+      }
+      break;
+    }
   }
 }
 

@@ -37,6 +37,9 @@ namespace glimpse {
 // Root attribute: the training products' MFLOP per training image (forward and backward of every
 // episode), measured on a run's first step.
 inline constexpr const char* kTrainMflopPerImage = "train_mflop_per_image";
+// Root attribute: the epoch at whose evaluation a --stop-at run reached its target; such a run is
+// finished (summarize --status, scripts/sweep) and a resume trains nothing.
+inline constexpr const char* kStoppedAtTarget = "stopped_at_target";
 
 struct EvalResult {
   double error = 0;  // fraction of samples answered wrongly

@@ -261,6 +261,39 @@ TEST_CASE("summarize --reach: images and wall time until the validation error fi
   CHECK(RunGlimpse("summarize " + run + " --reach 150").code != 0);
 }
 
+TEST_CASE("train --stop-at: the run stops after the first evaluation at its target and counts as finished",
+          "[cli][summarize]") {
+  const std::string run = TempDir() + "/glimpse_cli_stop_at.h5";
+  std::remove(run.c_str());
+  // A target every evaluation meets (99.99%): the run stops after its first epoch of 3.
+  auto r = RunGlimpse("train --out " + run + " --epochs 3 --stop-at 99.99" + Small());
+  REQUIRE(r.code == 0);
+  CHECK_THAT(r.output, Catch::Contains("stopping: reached --stop-at 99.99%") && Catch::Contains("at epoch 1"));
+  {
+    const RunFile f(run, RunFile::Mode::kReadOnly);
+    CHECK(f.SeriesLength("/eval") == 1);
+    CHECK(f.Attributes("/").at("stopped_at_target") == "1");
+    CHECK(EpochsDone(f) == 1);
+  }
+  CHECK(RunGlimpse("summarize --status " + run).output == "finished\n");
+  // A resume trains nothing and adds no leg.
+  r = RunGlimpse("train --resume " + run);
+  CHECK(r.code == 0);
+  CHECK_THAT(r.output, Catch::Contains("nothing to train"));
+  {
+    const RunFile f(run, RunFile::Mode::kReadOnly);
+    CHECK(f.SeriesLength("/provenance") == 1);
+    CHECK(f.SeriesLength("/eval") == 1);
+  }
+  // A target no evaluation meets: all 3 epochs, no stop.
+  std::remove(run.c_str());
+  r = RunGlimpse("train --out " + run + " --epochs 3 --stop-at 0.01" + Small());
+  REQUIRE(r.code == 0);
+  CHECK_THAT(r.output, !Catch::Contains("stopping"));
+  CHECK(RunFile(run, RunFile::Mode::kReadOnly).SeriesLength("/eval") == 3);
+  CHECK(RunGlimpse("train --out " + run + " --force --stop-at 100" + Small()).code != 0);
+}
+
 TEST_CASE("summarize takes an experiment name: its committed runs, or a clear error", "[cli][summarize]") {
   // From the checkout's root: results/ram_table/runs/ holds its 15 committed copies.
   auto r = RunGlimpse("summarize ram_table");

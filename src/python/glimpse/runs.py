@@ -273,7 +273,7 @@ def summary(run):
 
 
 # Options that do not make a configuration: the seed, and how a run was run (as glimpse summarize).
-NOT_CONFIGURATION = {"seed", "run-id", "threads", "parallel", "data-dir", "log-every", "test-every"}
+NOT_CONFIGURATION = {"seed", "run-id", "threads", "parallel", "data-dir", "log-every", "test-every", "stop-at"}
 # Two-sided 95% quantiles of Student's t, df = 1..30 (1.96 beyond).
 T95 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145,
        2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048,
@@ -282,13 +282,18 @@ T95 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.
 
 # Root attributes that describe the file, not the run's options.
 METADATA = {"glimpse_version", "source_commit", "created_utc", "parameters", "slim", "stopped_reason", "trained_by",
-            "epochs_done", "data_fingerprint", "train_mflop_per_image"}
+            "epochs_done", "data_fingerprint", "train_mflop_per_image", "stopped_at_target"}
 
 
 def configuration_key(config):
     """The options that make runs the same configuration, as a hashable value."""
     return tuple(sorted((k, str(v)) for k, v in config.items()
                         if k not in NOT_CONFIGURATION and k not in METADATA and not k.startswith("rollback_")))
+
+
+def _missing(value):
+    """True for an attribute a run file does not have (a NaN or None in its DataFrame row)."""
+    return value is None or (isinstance(value, float) and math.isnan(value))
 
 
 def _finite_mean(values):
@@ -340,7 +345,8 @@ def group_seeds(df, value="test_error_at_best"):
                     "grad_var": _finite_mean([m.get("grad_var", math.nan) for m in members]),
                     "grad_snr": _finite_mean([m.get("grad_snr", math.nan) for m in members]),
                     "digit_error": _finite_mean([m.get("digit_error_at_best", math.nan) for m in members]),
-                    "finished": all(m["epochs_done"] >= m["epochs"] for m in members if "epochs" in m), "key": key})
+                    "finished": all(m["epochs_done"] >= m["epochs"] or not _missing(m.get("stopped_at_target"))
+                                    for m in members if "epochs" in m), "key": key})
     return pd.DataFrame(out)
 
 
