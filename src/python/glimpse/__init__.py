@@ -34,7 +34,12 @@ def default_data_dir(dataset="mnist"):
     """The digit files a task reads: the checkout's data/mnist (scripts/setup fetches them), or
     Debian's Fashion-MNIST for dataset="fashion", as for `glimpse train --dataset`."""
     if dataset == "mnist":
-        return _os.path.join(ROOT, "data", "mnist")
+        path = _os.path.join(ROOT, "data", "mnist")
+        if not _os.path.isdir(path) and not _os.path.isfile(_os.path.join(ROOT, "CMakeLists.txt")):
+            raise ValueError("glimpse is installed outside a checkout, so it has no data/mnist: pass data_dir= (a "
+                             "folder with the four MNIST IDX files, e.g. a checkout's data/mnist) or set GLIMPSE_ROOT "
+                             "to a checkout")
+        return path
     if dataset == "fashion":
         return "/usr/share/datasets/fashion-mnist"
     raise ValueError(f"unknown dataset {dataset!r}: expected 'mnist' or 'fashion'")
