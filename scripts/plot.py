@@ -1,10 +1,10 @@
 #!/usr/bin/python3
 """PNG figures from glimpse run files, for people without Jupyter (reads through results.py).
 
-    scripts/plot.py curves RUN.h5|EXPERIMENT ... --out curves.png        learning curves (validation
-                     [--x epoch|images]                                   error and training loss;
-                                                                          seeds pooled, labels name the
-                                                                          options that tell groups apart)
+    scripts/plot.py curves RUN.h5|EXPERIMENT ... --out curves.png        learning curves, one panel per
+                     [--x epoch|images|minutes] [--metric val_error]      task, seeds pooled (mean, band
+                     [--figsize W H] [--fontsize 9]                       +-1 std), a colour per attention
+                                                                          kind; .png, .pdf or .svg
     scripts/plot.py trajectories RUN.h5 --out traj.png [--epoch -1]      glimpses drawn over test images
                                                                           (hard attention, DRAW, STN)
     scripts/plot.py animate RUN.h5 --out glimpses.gif [--epoch -1]       the same as a GIF, one frame
@@ -35,9 +35,10 @@ def _paths(items):
     return out
 
 
-def curves(paths, out, x="epoch"):
-    """The learning curves of the run files `paths` (draw_curves) as a PNG."""
-    draw_curves(results.load_runs(paths), x).savefig(out, dpi=110)
+def curves(paths, out, x="epoch", metric="val_error", figsize=None, fontsize=9):
+    """The learning curves of the run files `paths` (draw_curves), written as the file type `out` names
+    (.png, .pdf, .svg)."""
+    draw_curves(results.load_runs(paths), x, metric, figsize, fontsize).savefig(out, dpi=110)
 
 
 def group_labels(groups):
@@ -63,50 +64,122 @@ def group_labels(groups):
     return labels
 
 
-def draw_curves(df, x="epoch"):
-    """A figure of validation error per epoch (x="epoch") or per training image seen (x="images"),
-    and the training cross-entropy per image seen, for the runs of df (results.load_runs or
-    results.frame). Runs that differ only in seed are drawn as their mean with a band of one standard
-    deviation (label: the first run's name and n)."""
-    fig, (a, b) = plt.subplots(1, 2, figsize=(11, 4))
+# A stable colour per attention kind in every figure (the controls in greys); configurations of one
+# kind differ by line style, in the order they come.
+KIND_COLOURS = {"gaussian": "#1f77b4", "categorical": "#ff7f0e", "soft": "#2ca02c", "draw": "#d62728",
+                "stn": "#9467bd", "pathwise": "#8c564b", "gumbel": "#e377c2", "random": "#7f7f7f",
+                "centre": "#bcbd22", "whole": "#17becf"}
+STYLES = ["-", "--", ":", "-."]
+TASK_ORDER = ["mnist28", "translated60", "cluttered60", "cluttered100", "pairs100", "sum100", "strip5"]
+# Metrics in percent of a fraction (error rates, accuracy), drawn on a log axis and clipped to [0, 100].
+PERCENT = {"val_error", "test_error", "val_error_raw", "test_error_raw", "test_digit_error", "test_peak", "accuracy",
+           "reward"}
+
+
+def _series(run_row, metric, x):
+    """(xs, ys) of one run: `metric` from /eval or /train (whichever logs it) against x: "epoch",
+    "images" (training images seen, millions) or "minutes" (the run's wall time, evaluations
+    included). None when the run does not log the metric."""
+    for table in ("eval", "train"):
+        df = run_row[table]
+        if len(df) and metric in df:
+            break
+    else:
+        return None
+    ys = df[metric].to_numpy(dtype=float) * (100 if metric in PERCENT else 1)
+    if x == "epoch":
+        xs = df["epoch"].to_numpy(dtype=float)
+    elif x == "images":
+        xs = (df["images"] if "images" in df else df["step"] * float(run_row["batch"])).to_numpy(dtype=float) / 1e6
+    else:
+        seconds = df["train_s"] if "train_s" in df else df["wall_s"] if "wall_s" in df else None
+        if seconds is None:  # an older /eval without its times: the /train row logged at each step
+            tr = run_row["train"]
+            seconds = np.interp(df["step"], tr["step"], tr["wall_s"]) if len(tr) else df["step"] * np.nan
+        xs = np.asarray(seconds, dtype=float) / 60
+    return xs, ys
+
+
+def draw_curves(df, x="epoch", metric="val_error", figsize=None, fontsize=9):
+    """Learning curves fit for a paper: one panel per task (in the order mnist28, translated60, ...),
+    `metric` (any /eval or /train series: val_error, test_error, loss, loss_action, reward, lr, ...)
+    against x ("epoch", "images" or "minutes") on every panel, a stable colour per attention kind, runs
+    that differ only in seed drawn as their mean with a band of one standard deviation (clipped to the
+    metric's range), and one legend below the panels, inside the figure."""
     groups = results.configuration_groups(df)
-    for members, label in zip(groups.values(), group_labels(groups)):
-        label = textwrap.fill(label, 50)  # a long label would widen the legend past its panel
+    labels = group_labels(groups)
+    tasks = sorted({str(m[0].get("env")) for m in groups.values()},
+                   key=lambda t: (TASK_ORDER.index(t) if t in TASK_ORDER else len(TASK_ORDER), t))
+    cols = min(3, len(tasks))
+    rows = -(-len(tasks) // cols)
+    # The panel names the task and the legend's title says how seeds are drawn: a label keeps the rest,
+    # and one legend entry serves a kind and label shared by several tasks.
+    short = []
+    for members, label in zip(groups.values(), labels):
+        task = str(members[0].get("env"))
+        label = re.sub(r" \((\d+) seeds: mean, band \+-1 std\)$", r" (n=\1)", label)
+        short.append(label[len(task) + 1:] if label.startswith(task + "-") and len(tasks) > 1 else label)
+    legend_rows = -(-len({(str(m[0].get("attention")), lab) for m, lab in zip(groups.values(), short)}) // 2)
+    width, height = figsize or (4.6 * cols, 3.4 * rows + 0.22 * legend_rows + 0.4)
+    fig = plt.figure(figsize=(width, height))
+    grid = fig.add_gridspec(rows + 1, cols, height_ratios=[3.4] * rows + [0.22 * legend_rows + 0.4])
+    axes = {t: fig.add_subplot(grid[i // cols, i % cols]) for i, t in enumerate(tasks)}
+    percent = metric in PERCENT
+    per_kind = {}  # (task, kind) -> configurations drawn so far: the line style
+    handles = {}   # legend label -> line: one entry for a kind and style shared by several tasks
+    means = {t: [] for t in tasks}
+    for members, label in zip(groups.values(), short):
         first = members[0]
-        evs = [m["eval"] for m in members if len(m["eval"])]
-        if evs:
-            n = min(len(e) for e in evs)
-            ev = evs[0].iloc[:n]
-            xs = ev["epoch"] if x == "epoch" else ev["step"] * int(first["batch"]) / 1e6
-            ys = np.array([100 * e["val_error"].to_numpy()[:n] for e in evs])
-            line, = a.plot(xs, ys.mean(axis=0), label=label)
-            if len(evs) > 1:
-                sd = ys.std(axis=0, ddof=1)
-                a.fill_between(xs, ys.mean(axis=0) - sd, ys.mean(axis=0) + sd, color=line.get_color(), alpha=0.2)
-        trs = [m["train"] for m in members if len(m["train"])]
-        if trs:
-            n = min(len(t) for t in trs)
-            ys = np.array([t["loss_action"].to_numpy()[:n] for t in trs])
-            line, = b.plot(trs[0]["images"].iloc[:n] / 1e6, ys.mean(axis=0), label=label)
-            if len(trs) > 1:
-                sd = ys.std(axis=0, ddof=1)
-                b.fill_between(trs[0]["images"].iloc[:n] / 1e6, ys.mean(axis=0) - sd, ys.mean(axis=0) + sd,
-                               color=line.get_color(), alpha=0.2)
-    a.set(xlabel="epoch" if x == "epoch" else "training images (millions)",
-          ylabel="validation error (%, policy mean)", yscale="log")
-    # Plain percentages on the log axis (1, 2, 5, 10, 20, 50), not powers of ten.
+        kind, task = str(first.get("attention", "")), str(first.get("env"))
+        style = STYLES[per_kind.get((task, kind), 0) % len(STYLES)]
+        per_kind[(task, kind)] = per_kind.get((task, kind), 0) + 1
+        curves = [c for c in (_series(m, metric, x) for m in members) if c is not None and len(c[0])]
+        if not curves:
+            continue
+        n = min(len(c[0]) for c in curves)
+        xs = np.nanmean([c[0][:n] for c in curves], axis=0)
+        ys = np.array([c[1][:n] for c in curves])
+        mean = ys.mean(axis=0)
+        ax = axes[task]
+        means[task].append(mean)
+        line, = ax.plot(xs, mean, style, color=KIND_COLOURS.get(kind), label=textwrap.fill(label, 60), lw=1.4)
+        if len(curves) > 1:
+            sd = ys.std(axis=0, ddof=1)
+            lo, hi = mean - sd, mean + sd
+            lo, hi = (np.clip(lo, 1e-3, 100), np.clip(hi, 1e-3, 100)) if percent else (lo, hi)
+            if metric.startswith("loss") or metric in ("entropy", "grad_norm", "lr"):
+                lo = np.clip(lo, 0, None)
+            ax.fill_between(xs, lo, hi, color=line.get_color(), alpha=0.18, lw=0)
+        handles.setdefault((line.get_color(), style, line.get_label()), line)
     from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
-    a.yaxis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
-    a.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
-    a.yaxis.set_minor_formatter(NullFormatter())
-    tasks = sorted({str(m[0].get("env")) for m in groups.values()})
-    fig.suptitle(f"{', '.join(tasks)}: validation error and training loss "
-                 f"({len(df)} runs{'; seeds pooled: mean, band +-1 std' if any(len(m) > 1 for m in groups.values()) else ''})",
-                 fontsize=10)
-    b.set(xlabel="training images (millions)", ylabel="cross-entropy")
-    a.grid(alpha=0.3)
-    b.grid(alpha=0.3)
-    a.legend(fontsize=7)
+    xlabel = {"epoch": "epoch", "images": "training images (millions)", "minutes": "wall time (minutes)"}[x]
+    ylabel = metric.replace("_", " ") + (" (%)" if percent else "")
+    for t, ax in axes.items():
+        ax.set_title(t, fontsize=fontsize + 1)
+        ax.set_xlabel(xlabel, fontsize=fontsize)
+        ax.set_ylabel(ylabel, fontsize=fontsize)
+        ax.tick_params(labelsize=fontsize - 1)
+        if percent and metric not in ("accuracy", "reward", "test_peak"):
+            ax.set_yscale("log")  # plain percentages on the log axis (1, 2, 5, 10, ...), not powers of ten
+            ax.yaxis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
+            ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+            ax.yaxis.set_minor_formatter(NullFormatter())
+        ax.grid(alpha=0.3)
+        finite = np.concatenate([m[np.isfinite(m)] for m in means[t]]) if means[t] else np.array([])
+        if len(finite):  # the axis fits the mean curves; a wide band is cut at the panel's edge
+            lo, hi = finite.min(), finite.max()
+            span = hi - lo or abs(hi) or 1.0
+            if ax.get_yscale() == "log" and lo > 0:
+                ax.set_ylim(lo / 1.15, hi * 1.15)
+            else:
+                ax.set_ylim(lo - 0.05 * span, hi + 0.05 * span)
+    handles = list(handles.values())
+    legend_ax = fig.add_subplot(grid[rows, :])
+    legend_ax.axis("off")
+    pooled = any(len(m) > 1 for m in groups.values())
+    legend_ax.legend(handles=handles, loc="upper center", ncol=2 if len(handles) > 1 else 1, fontsize=fontsize - 1,
+                     frameon=False, title=f"{len(df)} run{'' if len(df) == 1 else 's'}" + ("; seeds pooled: mean, band +-1 std" if pooled else ""),
+                     title_fontsize=fontsize - 1)
     fig.tight_layout()
     return fig
 
@@ -272,14 +345,21 @@ def main(argv):
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("figure", choices=["curves", "trajectories", "animate", "variance", "attention"])
     p.add_argument("runs", nargs="+", help="run files or experiment names")
-    p.add_argument("--out", required=True, help="PNG file to write (animate: a GIF)")
+    p.add_argument("--out", required=True, help="the file to write: .png, .pdf or .svg (animate: a GIF)")
     p.add_argument("--count", type=int, default=4, help="animate: test images side by side")
     p.add_argument("--fps", type=float, default=2, help="animate: frames (glimpses) per second")
-    p.add_argument("--x", choices=["epoch", "images"], default="epoch", help="curves: x axis of the validation error")
+    p.add_argument("--x", choices=["epoch", "images", "minutes"], default="epoch", help="curves: the x axis of every panel")
+    p.add_argument("--metric", default="val_error",
+                   help="curves: any /eval or /train series (val_error, test_error, loss, loss_action, reward, lr, ...)")
+    p.add_argument("--figsize", type=float, nargs=2, metavar=("W", "H"), help="curves: figure size in inches")
+    p.add_argument("--fontsize", type=float, default=9, help="curves: font size of labels (points)")
     p.add_argument("--epoch", type=int, default=-1, help="trajectories, attention: which logged epoch (-1 = last)")
     a = p.parse_args(argv)
     if a.figure == "curves":
-        curves(_paths(a.runs), a.out, a.x)
+        df = results.load_runs(_paths(a.runs))
+        if not any(_series(r, a.metric, a.x) is not None for _, r in df.iterrows()):
+            sys.exit(f"plot.py: no run logs the series '{a.metric}' (see /eval and /train in docs/run_file.md)")
+        draw_curves(df, a.x, a.metric, a.figsize, a.fontsize).savefig(a.out, dpi=110)
     elif a.figure == "trajectories":
         trajectories(_paths(a.runs)[0], a.out, a.epoch)
     elif a.figure == "animate":

@@ -136,6 +136,29 @@ labels = sorted(plot.group_labels(results.configuration_groups(df)))
 assert labels == ["stn-context-lstm-clip1, epochs=100 (3 seeds: mean, band +-1 std)",
                   "stn-context-lstm-clip1, epochs=200 (3 seeds: mean, band +-1 std)"], labels
 print("plot.py labels: ok")
+# A figure fit for a paper: the comparison's 72 runs over three tasks give one panel per task in the
+# order of the canvases, a colour per attention kind shared by the panels, and a legend inside the
+# figure; every metric and x axis draws; PDF and SVG are written.
+import matplotlib
+matplotlib.use("Agg")
+df = results.load_runs(results.run_paths([sys.argv[1] + "/results/compare/runs"]))
+fig = plot.draw_curves(df, x="images")
+panels = [ax for ax in fig.axes if ax.lines]
+assert [ax.get_title() for ax in panels] == ["translated60", "cluttered60", "cluttered100"], [a.get_title() for a in panels]
+assert all(len(ax.lines) == 8 for ax in panels), [len(ax.lines) for ax in panels]
+for kind, colour in plot.KIND_COLOURS.items():
+    drawn = {l.get_color() for ax in panels for l in ax.lines if l.get_label().startswith(kind + " ")}
+    assert drawn in (set(), {colour}), (kind, drawn)
+fig.canvas.draw()
+box = fig.bbox
+legend = next(ax for ax in fig.axes if not ax.lines).get_legend().get_window_extent()
+assert box.x0 <= legend.x0 and legend.x1 <= box.x1 and box.y0 <= legend.y0 and legend.y1 <= box.y1, (legend, box)
+assert len(next(ax for ax in fig.axes if not ax.lines).get_legend().get_texts()) == 8  # one entry per kind
+for metric, x in (("test_error", "epoch"), ("loss_action", "minutes"), ("lr", "images")):
+    f2 = plot.draw_curves(df.head(6), x=x, metric=metric)
+    assert any(ax.lines for ax in f2.axes), (metric, x)
+    f2.savefig(sys.argv[1] + "/build/test_artifacts/curves_" + metric + (".pdf" if metric == "lr" else ".svg"))
+print("plot.py paper figure: ok")
 PY
 # Welch's t-test (results.py --compare): against values of scipy.stats.ttest_ind(equal_var=False), then
 # on two committed 3-seed rows, whose p the frontier README quotes (translated60: 0.022 and 0.025).
@@ -235,4 +258,4 @@ for name in sorted(os.listdir(d)):
     if (want_figure and figures == 0) or not outputs:
         print(f"FAIL: {name} executed but shows {figures} figures in {len(outputs)} outputs"); sys.exit(1)
 PYEOF
-echo "$((14 + 2 * n)) passed, 0 failed"
+echo "$((15 + 2 * n)) passed, 0 failed"
