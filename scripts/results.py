@@ -17,6 +17,10 @@
         evaluation (the lowest validation error) and averaged over the last K evaluations (default
         10), each with its gap test - validation; the gap at the selected one minus the gap over the
         last ones is the selection's optimism (the minimum of a noisy curve is biased low)
+    scripts/results.py --paired A.h5 B.h5 [--checkpoint=best|last] [--split=test|val] [--canvas-seed=S]
+        two runs compared image by image on the same images: each evaluated by glimpse eval (never
+        recorded) on the canvases of seed S (default: A's seed), their errors, the difference with its
+        paired bootstrap 95% interval, the images only one of them gets wrong and McNemar's exact p
     scripts/results.py --evaluations EXPERIMENT|RUN.h5 ...
         the glimpse eval results recorded in each run file (/evaluations), per split, checkpoint,
         epoch and M: the error on the run's own canvases and on canvases of other seeds
@@ -38,8 +42,35 @@ import pandas as pd
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "src", "python"))
 from glimpse.runs import *  # noqa: E402,F401,F403  (the reader, re-exported for plot.py and the notebooks)
-from glimpse.runs import (SUMMARY, compare_table, configuration_groups, evaluations_table, group_seeds, load_run, load_runs, pivot_table, rows_table,  # noqa: E402
+from glimpse.runs import (SUMMARY, compare_table, configuration_groups, evaluations_table, group_seeds, load_run, load_runs, pivot_table, rows_table, paired_table, ROOT,  # noqa: E402
                           run_paths, seeds_table, selection_table)
+
+
+def paired(argv):
+    """results.py --paired: evaluates both runs with glimpse eval --predictions and compares them."""
+    import subprocess
+    import tempfile
+    opts = dict(a[2:].split("=", 1) for a in argv if a.startswith("--") and "=" in a)
+    runs_ = [a for a in argv if not a.startswith("--")]
+    if len(runs_) != 2 or set(opts) - {"checkpoint", "split", "canvas-seed"}:
+        print("results.py: --paired takes two run files and --checkpoint=, --split=, --canvas-seed=", file=sys.stderr)
+        return 2
+    seed = opts.get("canvas-seed") or str(load_run(runs_[0])["config"]["seed"])
+    binary = os.environ.get("GLIMPSE_BIN") or os.path.join(ROOT, "build", "glimpse")
+    preds = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for i, run in enumerate(runs_):
+            csv = os.path.join(tmp, f"{i}.csv")
+            done = subprocess.run([binary, "eval", "--run", run, "--no-record", "--checkpoint", opts.get("checkpoint", "best"),
+                                   "--split", opts.get("split", "test"), "--canvas-seed", seed, "--predictions", csv],
+                                  capture_output=True, text=True)
+            if done.returncode != 0:
+                print(f"results.py: glimpse eval of {run} failed: {done.stdout.strip()[-300:]} {done.stderr.strip()[-300:]}",
+                      file=sys.stderr)
+                return 1
+            preds.append(pd.read_csv(csv))
+    print(paired_table(runs_[0], preds[0], runs_[1], preds[1]))
+    return 0
 
 
 def main(argv):
@@ -56,6 +87,8 @@ def main(argv):
         named = [(re.sub(r"/runs$", "", a), group_seeds(load_runs(run_paths([a])))) for a in argv[1:]]
         print(rows_table(named))
         return 0
+    if argv[0] == "--paired":
+        return paired(argv[1:])
     if argv[0] == "--compare":
         if len(argv) != 3:
             print("results.py: --compare takes two experiments", file=sys.stderr)

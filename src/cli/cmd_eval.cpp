@@ -8,6 +8,7 @@
 #include <cmath>
 #include <ctime>
 #include <iomanip>
+#include <fstream>
 #include <iostream>
 #include <memory>
 
@@ -37,6 +38,9 @@ int RunEval(int argc, char** argv) {
       "canvas-seed", po::value<std::string>(),
       "draw the split's canvases (positions, clutter) from this seed instead of the run's (same digits and "
       "weights; M > 1 also samples its episodes from it); recorded as /evaluations/canvas_seed")(
+      "predictions", po::value<std::string>(),
+      "also write each image's label and answer to this CSV file (index,label,answer), in split order: two "
+      "runs evaluated on the same canvases compare image by image (scripts/results.py --paired)")(
       "no-record", "do not append the result to the run file's /evaluations")(
       "record", "append it to a slim copy too (the files committed beside results are slim copies, left as they "
       "are by default, so evaluating a checkout's results leaves it clean)")(
@@ -91,6 +95,15 @@ int RunEval(int argc, char** argv) {
     describe = trainer.DescribeEval(samples);
   }
   reader.reset();  // closed before the recording writer replaces the file
+  if (vm.count("predictions")) {
+    const std::string csv = vm["predictions"].as<std::string>();
+    std::ofstream out(csv);
+    Check(static_cast<bool>(out), "--predictions: cannot write '", csv, "'");
+    out << "index,label,answer\n";
+    for (std::size_t i = 0; i < r.labels.size(); ++i) out << i << "," << r.labels[i] << "," << r.answers[i] << "\n";
+    out.close();
+    Check(static_cast<bool>(out), "--predictions: writing '", csv, "' failed");
+  }
   std::cout << path << ": " << which << " checkpoint (epoch " << epoch << "), " << r.images << " " << split_name
             << " images, "
             << describe << ", M = " << samples

@@ -397,6 +397,7 @@ EvalResult Trainer::Evaluate(Split split, int samples, int max_images) {
   std::vector<double> avg;
   std::map<std::string, std::pair<double, double>> counts;
   int wrong = 0;
+  res.labels.reserve(res.images), res.answers.reserve(res.images);
   for (int start = 0; start < res.images; start += B) {
     const int n = std::min(B, res.images - start);
     for (int i = 0; i < n; ++i)
@@ -412,6 +413,7 @@ EvalResult Trainer::Evaluate(Split split, int samples, int max_images) {
         AddProbabilities(logits.data() + static_cast<std::ptrdiff_t>(i * M + m) * C, C, avg.data());
       const int guess = static_cast<int>(std::max_element(avg.begin(), avg.end()) - avg.begin());
       wrong += guess != eval_batch_.labels[i * M];
+      res.labels.push_back(eval_batch_.labels[i * M]), res.answers.push_back(guess);
       int named[2];  // a two-digit answer's digits: the per-digit error beside the whole answer's
       const int k = task_->Decode(guess, named);
       if (k > 0) {

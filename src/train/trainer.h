@@ -46,6 +46,7 @@ struct EvalResult {
   int images = 0;
   int samples = 1;   // 1: the policy's mode; M > 1: answer probabilities averaged over M sampled episodes
   std::map<std::string, double> extra;  // the agent's further metrics (logged as series columns)
+  std::vector<std::int32_t> labels, answers;  // per sample, in split order: the true class and the one given
 };
 
 // Seconds spent in each phase of training steps (bench --profile). The sensor's time is part of the

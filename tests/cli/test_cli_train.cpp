@@ -294,6 +294,30 @@ TEST_CASE("train --stop-at: the run stops after the first evaluation at its targ
   CHECK(RunGlimpse("train --out " + run + " --force --stop-at 100" + Small()).code != 0);
 }
 
+TEST_CASE("eval --predictions writes each image's label and answer, agreeing with the error it prints",
+          "[cli][eval]") {
+  const std::string run = TempDir() + "/glimpse_cli_predictions.h5", csv = TempDir() + "/glimpse_cli_predictions.csv";
+  std::remove(run.c_str());
+  REQUIRE(RunGlimpse("train --out " + run + " --epochs 1" + Small()).code == 0);
+  const auto r = RunGlimpse("eval --run " + run + " --no-record --predictions " + csv + " --data-dir " + Data());
+  REQUIRE(r.code == 0);
+  const double error = std::stod(LastLine(r.output).substr(std::string("test_error=").size()));
+  std::ifstream in(csv);
+  std::string line;
+  std::getline(in, line);
+  CHECK(line == "index,label,answer");
+  int rows = 0, wrong = 0;
+  while (std::getline(in, line)) {
+    int index, label, answer;
+    char c1, c2;
+    std::istringstream(line) >> index >> c1 >> label >> c2 >> answer;
+    CHECK(index == rows);
+    wrong += label != answer, ++rows;
+  }
+  CHECK(rows == 24);  // the fake data set's test split
+  CHECK(static_cast<double>(wrong) / rows == Approx(error).epsilon(1e-5));
+}
+
 TEST_CASE("summarize takes an experiment name: its committed runs, or a clear error", "[cli][summarize]") {
   // From the checkout's root: results/ram_table/runs/ holds its 15 committed copies.
   auto r = RunGlimpse("summarize ram_table");

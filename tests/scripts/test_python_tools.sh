@@ -159,6 +159,19 @@ for metric, x in (("test_error", "epoch"), ("loss_action", "minutes"), ("lr", "i
     assert any(ax.lines for ax in f2.axes), (metric, x)
     f2.savefig(sys.argv[1] + "/build/test_artifacts/curves_" + metric + (".pdf" if metric == "lr" else ".svg"))
 print("plot.py paper figure: ok")
+# Paired comparisons: McNemar's exact p against scipy.stats.binomtest(k, n, 0.5).pvalue (values
+# computed with scipy), a paired bootstrap of identical runs, and the table on two committed runs.
+assert abs(results.mcnemar(747, 764) - 0.680637865246012) < 1e-9
+assert abs(results.mcnemar(3, 17) - 0.0025768280029296875) < 1e-12
+assert results.mcnemar(0, 0) == 1.0 and abs(results.mcnemar(0, 5) - 0.0625) < 1e-15
+assert results.paired_bootstrap([0, 1, 1, 0], [0, 1, 1, 0]) == (0.0, 0.0)
+import subprocess
+out = subprocess.run([sys.executable, sys.argv[1] + "/scripts/results.py", "--paired",
+                      sys.argv[1] + "/results/ram_mnist28/loo4.h5", sys.argv[1] + "/results/ram_mnist28/run.h5",
+                      "--checkpoint=last"], capture_output=True, text=True, check=True).stdout
+row = out.strip().split("\n")[-1].split(" | ")
+assert row[2] == "10000" and row[3] == "0.96" and row[4] == "1.20", row  # their stored last test errors
+print("paired comparison: ok")
 PY
 # Welch's t-test (results.py --compare): against values of scipy.stats.ttest_ind(equal_var=False), then
 # on two committed 3-seed rows, whose p the frontier README quotes (translated60: 0.022 and 0.025).
@@ -258,4 +271,4 @@ for name in sorted(os.listdir(d)):
     if (want_figure and figures == 0) or not outputs:
         print(f"FAIL: {name} executed but shows {figures} figures in {len(outputs)} outputs"); sys.exit(1)
 PYEOF
-echo "$((15 + 2 * n)) passed, 0 failed"
+echo "$((16 + 2 * n)) passed, 0 failed"

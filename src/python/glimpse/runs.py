@@ -33,7 +33,7 @@ __all__ = ["ROOT", "SUMMARY", "METADATA", "NOT_CONFIGURATION", "PUBLISHED_RAM", 
            "load_params", "load_run", "load_runs", "load_experiment", "experiment_paths", "run_paths", "unique_files",
            "frame", "summary", "trajectory_images", "configuration_key", "configuration_groups", "configuration_id",
            "group_seeds", "seeds_table", "rows_table", "published_ram", "last_evaluations", "incomplete_beta", "welch",
-           "compare_table", "selection_table", "evaluations_table", "pivot_table"]
+           "compare_table", "mcnemar", "paired_bootstrap", "paired_table", "selection_table", "evaluations_table", "pivot_table"]
 
 # The checkout this package lives in (src/python/glimpse/runs.py), for results/NAME; GLIMPSE_ROOT overrides.
 ROOT = os.environ.get("GLIMPSE_ROOT") or os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
@@ -456,6 +456,49 @@ def welch(a, b):
     t = (a.mean() - b.mean()) / math.sqrt(va + vb)
     df = (va + vb) ** 2 / (va ** 2 / (len(a) - 1) + vb ** 2 / (len(b) - 1))
     return t, df, incomplete_beta(df / 2, 0.5, df / (df + t * t))
+
+
+def mcnemar(only_a_wrong, only_b_wrong):
+    """McNemar's exact test of two classifiers on the same images: the two-sided p value of the
+    discordant counts (images only A got wrong, images only B got wrong) under the null that either is
+    equally likely, P = min(1, 2 P(X <= min) ) for X ~ Binomial(b + c, 1/2)."""
+    b, c = int(only_a_wrong), int(only_b_wrong)
+    n, k = b + c, min(b, c)
+    if n == 0:
+        return 1.0
+    log_terms = [math.lgamma(n + 1) - math.lgamma(i + 1) - math.lgamma(n - i + 1) - n * math.log(2) for i in range(k + 1)]
+    top = max(log_terms)
+    return min(1.0, 2 * math.exp(top) * sum(math.exp(t - top) for t in log_terms))
+
+
+def paired_bootstrap(wrong_a, wrong_b, draws=10000, seed=0):
+    """The 95% percentile interval of error(A) - error(B) over `draws` resamples of the images (the
+    same resample for both: paired), from a seeded stream. wrong_a, wrong_b: 0/1 per image."""
+    a, b = np.asarray(wrong_a, dtype=float), np.asarray(wrong_b, dtype=float)
+    if a.shape != b.shape:
+        raise ValueError("paired_bootstrap: the two runs were evaluated on different numbers of images")
+    rng = np.random.default_rng(seed)
+    d = a - b
+    means = np.array([d[rng.integers(0, len(d), len(d))].mean() for _ in range(draws)])
+    return float(np.percentile(means, 2.5)), float(np.percentile(means, 97.5))
+
+
+def paired_table(name_a, pred_a, name_b, pred_b):
+    """A markdown table comparing two runs image by image: pred_* are DataFrames (index, label, answer)
+    of the same images (glimpse eval --predictions). Errors, their difference with its paired
+    bootstrap 95% interval, the discordant counts and McNemar's exact p."""
+    if len(pred_a) != len(pred_b) or not np.array_equal(pred_a["label"].to_numpy(), pred_b["label"].to_numpy()):
+        raise ValueError("the two evaluations are not of the same images (same task, split and canvases)")
+    wa = (pred_a["answer"] != pred_a["label"]).to_numpy()
+    wb = (pred_b["answer"] != pred_b["label"]).to_numpy()
+    lo, hi = paired_bootstrap(wa, wb)
+    only_a, only_b = int((wa & ~wb).sum()), int((wb & ~wa).sum())
+    return "\n".join([
+        "| A | B | images | error A % | error B % | A - B % | 95% interval (paired bootstrap) | only A wrong | only B wrong | McNemar p |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+        f"| {name_a} | {name_b} | {len(wa)} | {100 * wa.mean():.2f} | {100 * wb.mean():.2f} | "
+        f"{100 * (wa.mean() - wb.mean()):+.2f} | [{100 * lo:+.2f}, {100 * hi:+.2f}] | {only_a} | {only_b} | "
+        f"{mcnemar(only_a, only_b):.3g} |"])
 
 
 def compare_table(df_a, df_b):
