@@ -14,6 +14,7 @@ template <class T> AttentionKind<T> GumbelGridKind();         // gumbel_grid.cpp
 template <class T> AttentionKind<T> RandomRetinaKind();       // retina.cpp (control)
 template <class T> AttentionKind<T> CentreRetinaKind();       // retina.cpp (control)
 template <class T> AttentionKind<T> WholeCanvasKind();        // whole_canvas.cpp (control)
+template <class T> AttentionKind<T> FullCanvasCnnKind();      // full_canvas_cnn.cpp (control)
 
 template <class T>
 const Registry<AttentionKind<T>>& Attentions() {
@@ -28,6 +29,7 @@ const Registry<AttentionKind<T>>& Attentions() {
       RandomRetinaKind<T>(),
       CentreRetinaKind<T>(),
       WholeCanvasKind<T>(),
+      FullCanvasCnnKind<T>(),
   });
   return registry;
 }
