@@ -21,6 +21,11 @@
         two runs compared image by image on the same images: each evaluated by glimpse eval (never
         recorded) on the canvases of seed S (default: A's seed), their errors, the difference with its
         paired bootstrap 95% interval, the images only one of them gets wrong and McNemar's exact p
+    scripts/results.py --stats EXPERIMENT ...
+        every configuration of the experiments, pooled over seeds: n, mean +- std, the interquartile
+        mean, each with a bootstrap 95% interval over the seeds, and against the first configuration
+        the probability that a run of the first has the lower error and the seeds per side the observed
+        difference would need (glimpse.stats)
     scripts/results.py --evaluations EXPERIMENT|RUN.h5 ...
         the glimpse eval results recorded in each run file (/evaluations), per split, checkpoint,
         epoch and M: the error on the run's own canvases and on canvases of other seeds
@@ -86,6 +91,19 @@ def main(argv):
             return 2
         named = [(re.sub(r"/runs$", "", a), group_seeds(load_runs(run_paths([a])))) for a in argv[1:]]
         print(rows_table(named))
+        return 0
+    if argv[0] == "--stats":
+        from glimpse import stats
+        named = []
+        for a in argv[1:]:
+            df = load_runs(run_paths([a]))
+            for _, g in group_seeds(df).iterrows():
+                errors = [df.loc[df["run"] == r, "test_error_at_best"].iloc[0] for r in g["runs"]]
+                named.append((f"{re.sub(r'/runs$', '', a)}: {g['id']}", [e for e in errors if e == e]))
+        if not named:
+            print("results.py: --stats takes experiments", file=sys.stderr)
+            return 2
+        print(stats.stats_table(named))
         return 0
     if argv[0] == "--paired":
         return paired(argv[1:])

@@ -172,6 +172,20 @@ out = subprocess.run([sys.executable, sys.argv[1] + "/scripts/results.py", "--pa
 row = out.strip().split("\n")[-1].split(" | ")
 assert row[2] == "10000" and row[3] == "0.96" and row[4] == "1.20", row  # their stored last test errors
 print("paired comparison: ok")
+# glimpse.stats against hand-computed values.
+from glimpse import stats
+import numpy as np
+assert stats.iqm([5, 1, 9, 2, 7, 3]) == 4.25 and stats.iqm([1, 2, 3, 4]) == 2.5  # (2+3+5+7)/4; (2+3)/2
+assert stats.probability_of_improvement([1, 2], [2, 3]) == 0.875  # (1 + 1 + 0.5 + 1) / 4
+assert stats.seeds_needed(0.5, 1.0) == 63  # 2 (1.95996 + 0.84162)^2 / 0.25 = 62.8
+assert np.allclose(stats.bootstrap_interval([0.2, 0.2, 0.2]), (0.2, 0.2), atol=1e-15)
+assert stats.bootstrap_interval([0, 0, 1, 1], strata=["a", "a", "b", "b"]) == (0.5, 0.5)  # each task keeps its runs
+lo, hi = stats.bootstrap_interval([0, 0, 1, 1])
+assert lo < 0.5 < hi and stats.bootstrap_interval([0, 0, 1, 1]) == (lo, hi)  # wider unstratified; seeded
+out = subprocess.run([sys.executable, sys.argv[1] + "/scripts/results.py", "--stats", "estimators/runs"],
+                     capture_output=True, text=True, check=True).stdout
+assert out.count("\n| estimators: ") == 13, out
+print("statistics: ok")
 PY
 # Welch's t-test (results.py --compare): against values of scipy.stats.ttest_ind(equal_var=False), then
 # on two committed 3-seed rows, whose p the frontier README quotes (translated60: 0.022 and 0.025).
@@ -271,4 +285,4 @@ for name in sorted(os.listdir(d)):
     if (want_figure and figures == 0) or not outputs:
         print(f"FAIL: {name} executed but shows {figures} figures in {len(outputs)} outputs"); sys.exit(1)
 PYEOF
-echo "$((16 + 2 * n)) passed, 0 failed"
+echo "$((17 + 2 * n)) passed, 0 failed"

@@ -1,0 +1,105 @@
+"""Statistics over seeds, as reinforcement-learning papers report them today (rliable: Agarwal et al.
+2021): the interquartile mean, stratified bootstrap intervals, the probability of improvement, and how
+many seeds a difference needs. Scores are error rates (fractions): lower is better.
+
+    from glimpse import stats
+    stats.iqm([0.021, 0.019, 0.023, 0.020])                       # mean of the middle 50%
+    stats.bootstrap_interval(errors, stats.iqm, strata=tasks)      # 95%, resampling seeds within each task
+    stats.probability_of_improvement(errors_a, errors_b)           # P(a run of A beats a run of B)
+    stats.seeds_needed(difference=0.002, std=0.0015)               # per side, two-sided 5%, power 80%
+"""
+import math
+
+import numpy as np
+
+__all__ = ["iqm", "bootstrap_interval", "probability_of_improvement", "seeds_needed", "stats_table"]
+
+
+def iqm(values):
+    """The interquartile mean: the mean of the values left after the lowest and the highest
+    floor(n / 4) are cut, as rliable computes it (scipy.stats.trim_mean(values, 0.25))."""
+    v = np.sort(np.asarray(values, dtype=float))
+    if len(v) == 0:
+        return math.nan
+    k = len(v) // 4
+    return float(v[k:len(v) - k].mean())
+
+
+def bootstrap_interval(values, statistic=np.mean, strata=None, draws=10000, seed=0, level=0.95):
+    """The percentile bootstrap interval of statistic(values): each of `draws` resamples draws the runs
+    with replacement within each stratum (strata: one label per value, e.g. its task; None: one
+    stratum), from a seeded stream, so the same call gives the same interval."""
+    v = np.asarray(values, dtype=float)
+    groups = [np.arange(len(v))] if strata is None else [np.flatnonzero(np.asarray(strata) == s)
+                                                           for s in dict.fromkeys(strata)]
+    rng = np.random.default_rng(seed)
+    stats = np.empty(draws)
+    for d in range(draws):
+        idx = np.concatenate([g[rng.integers(0, len(g), len(g))] for g in groups])
+        stats[d] = statistic(v[idx])
+    tail = 100 * (1 - level) / 2
+    return float(np.percentile(stats, tail)), float(np.percentile(stats, 100 - tail))
+
+
+def probability_of_improvement(errors_a, errors_b):
+    """P(X < Y) + P(X = Y) / 2 for X a run of A and Y a run of B, over every pair (the Mann-Whitney
+    statistic over n_a n_b): the chance that A's run has the lower error. 0.5: no difference."""
+    a, b = np.asarray(errors_a, dtype=float)[:, None], np.asarray(errors_b, dtype=float)[None, :]
+    return float(((a < b) + 0.5 * (a == b)).mean())
+
+
+def _normal_quantile(p):
+    """The standard normal quantile (Acklam's rational approximation, |error| < 1.2e-9)."""
+    a = [-3.969683028665376e+01, 2.209460984245205e+02, -2.759285104469687e+02, 1.383577518672690e+02,
+         -3.066479806614716e+01, 2.506628277459239e+00]
+    b = [-5.447609879822406e+01, 1.615858368580409e+02, -1.556989798598866e+02, 6.680131188771972e+01,
+         -1.328068155288572e+01]
+    c = [-7.784894002430293e-03, -3.223964580411365e-01, -2.400758277161838e+00, -2.549732539343734e+00,
+         4.374664141464968e+00, 2.938163982698783e+00]
+    d = [7.784695709041462e-03, 3.224671290700398e-01, 2.445134137142996e+00, 3.754408661907416e+00]
+    if p < 0.02425:
+        q = math.sqrt(-2 * math.log(p))
+        return (((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5]) / \
+            ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1)
+    if p > 1 - 0.02425:
+        return -_normal_quantile(1 - p)
+    q = p - 0.5
+    r = q * q
+    return (((((a[0] * r + a[1]) * r + a[2]) * r + a[3]) * r + a[4]) * r + a[5]) * q / \
+        (((((b[0] * r + b[1]) * r + b[2]) * r + b[3]) * r + b[4]) * r + 1)
+
+
+def seeds_needed(difference, std, alpha=0.05, power=0.8):
+    """Seeds per side for a two-sided test at level alpha to detect a true difference of means
+    `difference` with probability `power`, runs spreading with standard deviation `std`:
+    n = 2 (z_{1-alpha/2} + z_power)^2 std^2 / difference^2 (the normal approximation), rounded up, at
+    least 2. A t-test needs one or two more at these small n."""
+    if difference == 0:
+        return math.inf
+    z = _normal_quantile(1 - alpha / 2) + _normal_quantile(power)
+    return max(2, math.ceil(2 * (z * std / difference) ** 2))
+
+
+def stats_table(named):
+    """A markdown table of (name, errors) pairs: n, mean +- std, the IQM, each with its bootstrap 95%
+    interval over seeds (%); and for the first against each other, the probability that a run of the
+    first has the lower error, and the seeds per side that the observed difference of means would need
+    (at the pooled spread, 5% two-sided, power 80%)."""
+    lines = ["| configuration | n | mean +- std % | 95% interval of the mean (bootstrap) | IQM % | 95% interval of the IQM | "
+             "P(first is better) | seeds per side for this difference |", "|---|---|---|---|---|---|---|---|"]
+    first = np.asarray(named[0][1], dtype=float)
+    for i, (name, errors) in enumerate(named):
+        e = np.asarray(errors, dtype=float)
+        m_lo, m_hi = bootstrap_interval(e, np.mean)
+        q_lo, q_hi = bootstrap_interval(e, iqm)
+        sd = e.std(ddof=1) if len(e) > 1 else math.nan
+        if i == 0:
+            poi, need = "-", "-"
+        else:
+            poi = f"{probability_of_improvement(first, e):.2f}"
+            pooled = math.sqrt((first.var(ddof=1) + e.var(ddof=1)) / 2) if len(first) > 1 and len(e) > 1 else math.nan
+            n = seeds_needed(first.mean() - e.mean(), pooled) if not math.isnan(pooled) else math.nan
+            need = "-" if math.isnan(n) else ("no difference" if math.isinf(n) else str(n))
+        lines.append(f"| {name} | {len(e)} | {100 * e.mean():.2f} +- {100 * sd:.2f} | [{100 * m_lo:.2f}, {100 * m_hi:.2f}] | "
+                     f"{100 * iqm(e):.2f} | [{100 * q_lo:.2f}, {100 * q_hi:.2f}] | {poi} | {need} |")
+    return "\n".join(lines)
