@@ -19,7 +19,7 @@
 #include "src/core/error.h"
 #include "src/core/version.h"
 #include "src/train/trainer.h"
-#include "src/train/writer_lock.h"
+#include "src/store/writer_lock.h"
 
 namespace glimpse::cli {
 

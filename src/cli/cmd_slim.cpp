@@ -16,8 +16,8 @@
 #include "src/cli/commands.h"
 #include "src/cli/options.h"
 #include "src/core/error.h"
-#include "src/train/checkpoint.h"
-#include "src/train/writer_lock.h"
+#include "src/store/checkpoint.h"
+#include "src/store/writer_lock.h"
 
 namespace glimpse::cli {
 

@@ -19,13 +19,13 @@
 #include <sstream>
 
 #include "src/cli/commands.h"
-#include "src/train/writer_lock.h"
+#include "src/store/writer_lock.h"
 #include "src/cli/options.h"
 #include "src/train/run_config.h"
 #include "src/train/trainer.h"
 #include "src/core/error.h"
 #include "src/core/stats.h"
-#include "src/train/checkpoint.h"
+#include "src/store/checkpoint.h"
 
 namespace glimpse::cli {
 namespace {

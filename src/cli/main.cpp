@@ -10,7 +10,7 @@
 #include "src/core/version.h"
 #include "src/cli/commands.h"
 #include "src/core/error.h"
-#include "src/train/run_file.h"
+#include "src/store/run_file.h"
 
 namespace {
 

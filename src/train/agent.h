@@ -25,7 +25,7 @@
 #include "src/model/attention_model.h"
 #include "src/rl/estimator.h"
 #include "src/train/config.h"
-#include "src/train/run_logger.h"
+#include "src/store/run_logger.h"
 
 namespace glimpse {
 

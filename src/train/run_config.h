@@ -2,7 +2,7 @@
 #pragma once
 
 #include "src/train/config.h"
-#include "src/train/run_file.h"
+#include "src/store/run_file.h"
 
 namespace glimpse {
 

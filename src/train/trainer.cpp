@@ -18,7 +18,7 @@
 #include "src/core/version.h"
 #include "src/nn/vmath.h"
 #include "envs/dataset.h"
-#include "src/train/checkpoint.h"
+#include "src/store/checkpoint.h"
 
 namespace glimpse {
 namespace {

@@ -29,8 +29,8 @@
 #include "src/core/worker_pool.h"
 #include "src/train/agent.h"
 #include "src/train/config.h"
-#include "src/train/run_file.h"
-#include "src/train/run_logger.h"
+#include "src/store/run_file.h"
+#include "src/store/run_logger.h"
 
 namespace glimpse {
 

@@ -3,7 +3,7 @@
 #include <limits>
 
 #include "envs/dataset.h"
-#include "src/train/checkpoint.h"
+#include "src/store/checkpoint.h"
 #include "src/train/config.h"
 #include "src/train/trainer.h"
 

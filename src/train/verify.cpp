@@ -3,9 +3,9 @@
 #include <map>
 
 #include "src/core/error.h"
-#include "src/train/checkpoint.h"
+#include "src/store/checkpoint.h"
 #include "src/train/run_config.h"
-#include "src/train/run_file.h"
+#include "src/store/run_file.h"
 
 namespace glimpse {
 namespace {

@@ -8,7 +8,7 @@
 using namespace glimpse;
 using namespace glimpse::test;
 
-TEST_CASE("--attention cnn reads the whole canvas at full resolution", "[attention][cnn]") {
+TEST_CASE("The cnn control reads the whole canvas at full resolution", "[attention][cnn]") {
   const auto& kind = Attentions<double>().Get("cnn");
   CHECK(kind.policy == "centre");
   for (const int side : {28, 60, 100}) {

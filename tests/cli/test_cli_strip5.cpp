@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <fstream>
 
-#include "src/train/run_file.h"
+#include "src/store/run_file.h"
 #include "tests/cli/cli_helpers.h"
 #include "tests/envs/fake_data.h"
 

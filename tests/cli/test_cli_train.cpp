@@ -13,9 +13,9 @@
 
 #include "src/core/blas.h"
 #include "src/core/denormals.h"
-#include "src/train/checkpoint.h"
-#include "src/train/file_checksum.h"
-#include "src/train/run_file.h"
+#include "src/store/checkpoint.h"
+#include "src/store/file_checksum.h"
+#include "src/store/run_file.h"
 #include "tests/cli/cli_helpers.h"
 #include "tests/envs/fake_data.h"
 

@@ -14,8 +14,8 @@
 #include <cstdlib>
 #include <filesystem>
 
-#include "src/train/checkpoint.h"
-#include "src/train/run_file.h"
+#include "src/store/checkpoint.h"
+#include "src/store/run_file.h"
 #include "tests/cli/cli_helpers.h"
 
 using namespace glimpse;

@@ -12,9 +12,9 @@
 #include <string>
 
 #include "src/core/error.h"
-#include "src/train/checkpoint.h"
+#include "src/store/checkpoint.h"
 #include "src/train/run_config.h"
-#include "src/train/run_file.h"
+#include "src/store/run_file.h"
 #include "src/train/verify.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

@@ -13,7 +13,7 @@
 #include "src/model/glimpse_encoder.h"
 #include "src/rl/estimator.h"
 #include "src/rl/gaussian_policy.h"
-#include "src/train/run_file.h"
+#include "src/store/run_file.h"
 #include "tests/gradcheck.h"
 
 using namespace glimpse;

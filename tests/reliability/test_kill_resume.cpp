@@ -8,8 +8,8 @@
 #include <cstdio>
 #include <fstream>
 
-#include "src/train/checkpoint.h"
-#include "src/train/run_file.h"
+#include "src/store/checkpoint.h"
+#include "src/store/run_file.h"
 #include "tests/cli/cli_helpers.h"
 #include "tests/envs/fake_data.h"
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The folders depend one way (docs/architecture.md):
-#   core <- nn <- attention <- rl <- model <- train <- cli (and python, the bindings, beside cli),
+#   core <- nn <- attention <- rl <- model <- store <- train <- cli (and python, the bindings, beside cli),
 #   and envs <- core only;
 # a folder may include its own headers and those of folders to its left; envs is included by train,
 # cli and python only. Reads every #include "src/..." / "envs/..." of src/ and envs/ and fails, naming the
@@ -10,7 +10,7 @@ set -euo pipefail
 cd "${1:-$(dirname "$0")/../..}"
 find src envs \( -name '*.h' -o -name '*.cpp' \) -print0 | sort -z | xargs -0 awk '
   BEGIN {
-    split("core nn attention rl model train cli", order, " ")
+    split("core nn attention rl model store train cli", order, " ")
     for (i in order) rank[order[i]] = i - 1
     rank["envs"] = "envs"
     rank["python"] = rank["cli"]

@@ -7,7 +7,7 @@
 
 #include "envs/batch.h"
 #include "src/core/rng.h"
-#include "src/train/checkpoint.h"
+#include "src/store/checkpoint.h"
 #include "src/train/config.h"
 #include "src/train/trainer.h"
 #include "tests/train/small_run.h"

@@ -10,8 +10,8 @@
 #include <iterator>
 
 #include "src/core/error.h"
-#include "src/train/checkpoint.h"
-#include "src/train/run_file.h"
+#include "src/store/checkpoint.h"
+#include "src/store/run_file.h"
 #include "src/train/verify.h"
 #include "tests/cli/cli_helpers.h"
 

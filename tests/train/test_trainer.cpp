@@ -7,7 +7,7 @@
 #include "src/attention/attentions.h"
 #include "src/rl/baseline.h"
 #include "src/rl/policies.h"
-#include "src/train/checkpoint.h"
+#include "src/store/checkpoint.h"
 #include "src/train/trainer.h"
 #include "src/core/blas.h"
 #include "tests/cli/cli_helpers.h"

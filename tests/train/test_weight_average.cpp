@@ -3,7 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "src/core/weight_average.h"
-#include "src/train/checkpoint.h"
+#include "src/store/checkpoint.h"
 #include "src/train/config.h"
 #include "src/train/trainer.h"
 #include "tests/train/small_run.h"

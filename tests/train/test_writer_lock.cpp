@@ -12,8 +12,8 @@
 #include <thread>
 
 #include "src/core/error.h"
-#include "src/train/run_file.h"
-#include "src/train/writer_lock.h"
+#include "src/store/run_file.h"
+#include "src/store/writer_lock.h"
 #include "tests/cli/cli_helpers.h"
 
 using namespace glimpse;

@@ -1,4 +1,4 @@
-#include "src/train/writer_lock.h"
+#include "src/store/writer_lock.h"
 
 #include <fcntl.h>
 #include <sys/file.h>

@@ -1,11 +1,11 @@
-#include "src/train/checkpoint.h"
+#include "src/store/checkpoint.h"
 
 #include <cstdio>
 #include <cstring>
 #include <sstream>
 
 #include "src/core/error.h"
-#include "src/train/file_checksum.h"
+#include "src/store/file_checksum.h"
 
 namespace glimpse {
 namespace {

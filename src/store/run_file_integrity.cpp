@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "src/train/run_file_impl.h"
+#include "src/store/run_file_impl.h"
 
 namespace glimpse {
 namespace {

@@ -15,7 +15,7 @@
 
 #include "src/core/params.h"
 #include "src/core/rng.h"
-#include "src/train/run_file.h"
+#include "src/store/run_file.h"
 
 namespace glimpse {
 

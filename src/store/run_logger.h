@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "src/train/run_file.h"
+#include "src/store/run_file.h"
 
 namespace glimpse {
 

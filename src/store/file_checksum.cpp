@@ -1,4 +1,4 @@
-#include "src/train/file_checksum.h"
+#include "src/store/file_checksum.h"
 
 #include <zlib.h>
 

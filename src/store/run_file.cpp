@@ -1,4 +1,4 @@
-#include "src/train/run_file.h"
+#include "src/store/run_file.h"
 
 #include <H5Cpp.h>
 #include <fcntl.h>
@@ -15,9 +15,9 @@
 #include <limits>
 
 #include "src/core/error.h"
-#include "src/train/file_checksum.h"
-#include "src/train/run_file_impl.h"
-#include "src/train/writer_lock.h"
+#include "src/store/file_checksum.h"
+#include "src/store/run_file_impl.h"
+#include "src/store/writer_lock.h"
 
 namespace glimpse {
 namespace {

@@ -10,8 +10,8 @@
 
 #include "src/core/error.h"
 
-#include "src/train/run_file.h"
-#include "src/train/writer_lock.h"
+#include "src/store/run_file.h"
+#include "src/store/writer_lock.h"
 
 namespace glimpse {
 
