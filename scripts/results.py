@@ -156,4 +156,8 @@ def main(argv):
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    try:
+        sys.exit(main(sys.argv[1:]))
+    except (FileNotFoundError, ValueError) as e:  # no run file, a damaged one: one line, not a traceback
+        print(f"results.py: {e}", file=sys.stderr)
+        sys.exit(1)

@@ -9,6 +9,8 @@
 // by then (images x the run's train_mflop_per_image), and that evaluation's test error:
 // a validation curve that only grazes E on a plateau (each evaluation of 10,000 images varies by about
 // +-0.1 points at 1%) shows there as a test error well above E.
+#include <glob.h>
+
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
@@ -67,7 +69,8 @@ std::string MeanStd(const SeedStats& s) {
   return os.str();
 }
 
-// The run files an argument names: a file as given; otherwise an experiment NAME (frontier/mnist28):
+// The run files an argument names: a quoted glob as the files it matches (sorted); a file as given;
+// otherwise an experiment NAME (frontier/mnist28):
 // each full file results/NAME/ID.h5 and the committed slim copy results/NAME/runs/ID.h5 of each run
 // whose full file is absent (a fresh clone holds only these), sorted by file name, as scripts/sweep's
 // closing summary and glimpse.runs.experiment_paths read it. A name that finds nothing is an error.
@@ -75,6 +78,16 @@ std::vector<std::string> ExpandRuns(const std::vector<std::string>& args) {
   namespace fs = std::filesystem;
   std::vector<std::string> out;
   for (const std::string& a : args) {
+    if (a.find_first_of("*?[") != std::string::npos && !fs::exists(a)) {  // a quoted glob
+      glob_t g{};
+      const int rc = glob(a.c_str(), 0, nullptr, &g);
+      std::vector<std::string> found(g.gl_pathv, g.gl_pathv + (rc == 0 ? g.gl_pathc : 0));
+      globfree(&g);
+      Check(!found.empty(), "no run files match '", a, "'");
+      std::sort(found.begin(), found.end());
+      out.insert(out.end(), found.begin(), found.end());
+      continue;
+    }
     if (fs::is_regular_file(a) || (a.size() > 3 && a.compare(a.size() - 3, 3, ".h5") == 0)) {
       out.push_back(a);  // a missing .h5 is reported by the reader, naming it
       continue;

@@ -318,12 +318,19 @@ TEST_CASE("eval --predictions writes each image's label and answer, agreeing wit
   CHECK(static_cast<double>(wrong) / rows == Approx(error).epsilon(1e-5));
 }
 
-TEST_CASE("summarize takes an experiment name: its committed runs, or a clear error", "[cli][summarize]") {
+TEST_CASE("summarize takes an experiment name or a quoted glob: its runs, or a clear error", "[cli][summarize]") {
   // From the checkout's root: results/ram_table/runs/ holds its 15 committed copies.
   auto r = RunGlimpse("summarize ram_table");
   REQUIRE(r.code == 0);
   CHECK_THAT(r.output, Catch::Contains("results/ram_table/runs/mnist28-g6.h5") &&
                            Catch::Contains("results/ram_table/runs/cluttered100-g8.h5"));
+  r = RunGlimpse("summarize 'results/ram_table/runs/mnist28-g*.h5'");  // a quoted glob
+  REQUIRE(r.code == 0);
+  CHECK_THAT(r.output, Catch::Contains("results/ram_table/runs/mnist28-g2.h5") &&
+                           !Catch::Contains("results/ram_table/runs/cluttered100-g8.h5"));
+  r = RunGlimpse("summarize 'results/ram_table/runs/nothing-*.h5'");
+  CHECK(r.code == 1);
+  CHECK_THAT(r.output, Catch::Contains("no run files match 'results/ram_table/runs/nothing-*.h5'"));
   r = RunGlimpse("summarize no_such_experiment");
   CHECK(r.code == 1);
   CHECK_THAT(r.output, Catch::Contains("'no_such_experiment' is neither a run file nor an experiment") &&

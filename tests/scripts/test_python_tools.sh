@@ -186,6 +186,13 @@ out = subprocess.run([sys.executable, sys.argv[1] + "/scripts/results.py", "--st
                      capture_output=True, text=True, check=True).stdout
 assert out.count("\n| estimators: ") == 13, out
 print("statistics: ok")
+# Quoted globs are expanded; an item that finds nothing is one line naming it, exit 1.
+g = sys.argv[1] + "/results/ram_table/runs/mnist28-g*.h5"
+assert len(results.run_paths([g])) == 6, results.run_paths([g])
+bad = subprocess.run([sys.executable, sys.argv[1] + "/scripts/results.py", "--seeds", sys.argv[1] + "/results/x/*.h5"],
+                     capture_output=True, text=True)
+assert bad.returncode == 1 and bad.stderr.strip().startswith("results.py: no run files match"), bad.stderr
+print("globs: ok")
 PY
 # Welch's t-test (results.py --compare): against values of scipy.stats.ttest_ind(equal_var=False), then
 # on two committed 3-seed rows, whose p the frontier README quotes (translated60: 0.022 and 0.025).
@@ -285,4 +292,4 @@ for name in sorted(os.listdir(d)):
     if (want_figure and figures == 0) or not outputs:
         print(f"FAIL: {name} executed but shows {figures} figures in {len(outputs)} outputs"); sys.exit(1)
 PYEOF
-echo "$((17 + 2 * n)) passed, 0 failed"
+echo "$((18 + 2 * n)) passed, 0 failed"

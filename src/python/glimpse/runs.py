@@ -631,11 +631,22 @@ def load_runs(paths):
 
 
 def run_paths(items):
-    """Command-line items as run files: a path ending in .h5 as given, anything else an experiment
-    name (experiment_paths)."""
+    """Command-line items as run files: a glob (quoted, so the shell left it: "results/x/*.h5") as the
+    files it matches, sorted; a path ending in .h5 as given; anything else an experiment name
+    (experiment_paths). An item that finds no run file raises FileNotFoundError saying so."""
     paths = []
     for a in items:
-        paths += [a] if a.endswith(".h5") else experiment_paths(a)
+        if any(c in a for c in "*?["):
+            found = sorted(glob.glob(a))
+            if not found:
+                raise FileNotFoundError(f"no run files match {a}")
+            paths += found
+        elif a.endswith(".h5"):
+            if not os.path.exists(a):
+                raise FileNotFoundError(f"no run file {a}")
+            paths.append(a)
+        else:
+            paths += experiment_paths(a)
     return paths
 
 
