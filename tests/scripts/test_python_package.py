@@ -169,6 +169,15 @@ except ValueError as e:
 version = subprocess.run([binary, "--version"], check=True, capture_output=True, text=True).stdout.split()[1]
 expect(glimpse.__version__ == version, f"glimpse.__version__ {glimpse.__version__} != glimpse --version {version}")
 expect(all(hasattr(runs, n) for n in runs.__all__), "every name of runs.__all__ exists")
+import inspect  # noqa: E402
+from glimpse import geometry, stats  # noqa: E402
+for module in (glimpse, runs, stats, geometry):  # every public function and method says what it does
+    for name in getattr(module, "__all__", [n for n in dir(module) if not n.startswith("_")]):
+        obj = getattr(module, name)
+        members = inspect.getmembers(obj, inspect.isfunction) if inspect.isclass(obj) else [(name, obj)]
+        for member, f in members:
+            if callable(f) and not member.startswith("_"):
+                expect(bool((f.__doc__ or "").strip()), f"{module.__name__}.{name}: {member} has no docstring")
 import torch  # noqa: E402  (setup installs Debian's python3-torch)
 from glimpse.torch import TaskDataset  # noqa: E402
 data = TaskDataset("cluttered60", split="train", seed=3, epoch=2)
