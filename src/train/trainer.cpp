@@ -121,7 +121,7 @@ Trainer::Trainer(const ExperimentConfig& cfg, RunFile* file, bool resume)
     if (HasCheckpoint(*file_)) {
       LoadCheckpointNow();
     } else {  // stopped before its first checkpoint: start over, keeping the stored configuration
-      std::cout << "'" << file_->path() << "' has no checkpoint yet: starting it over\n";
+      progress_->Line("'" + file_->path() + "' has no checkpoint yet: starting it over");
       TruncateSeries({});
     }
     return;
@@ -237,8 +237,8 @@ double Trainer::Bench(int steps, Profile* profile) {
 
 void Trainer::Run() {
   if (logger_->recording() && file_->Attributes("/").count(kStoppedAtTarget)) {
-    std::cout << "the run stopped at its --stop-at target (" << file_->Attributes("/").at("stopped_reason")
-              << "): nothing to train\n";
+    progress_->Line("the run stopped at its --stop-at target (" + file_->Attributes("/").at("stopped_reason") +
+                    "): nothing to train");
     return;
   }
   const int steps = StepsPerEpoch();
@@ -246,9 +246,11 @@ void Trainer::Run() {
   const std::int64_t start_step = step_;
   double t_start = SteadySeconds(), t_log = t_start;
   RecordLeg();
-  std::cout << "training " << cfg_.env << ": " << cfg_.epochs << " epochs x " << steps << " steps of "
+  std::ostringstream line;
+  line << "training " << cfg_.env << ": " << cfg_.epochs << " epochs x " << steps << " steps of "
             << B << " images (x" << cfg_.samples << " samples), " << agent_->store().size()
-            << " parameters, from epoch " << epoch_ << "\n" << std::flush;
+            << " parameters, from epoch " << epoch_;
+  progress_->Line(line.str());
   // The training products' FLOPs per image (forward and backward, every episode), measured on the
   // run's first step and stored once: time to accuracy reports FLOPs beside minutes, which compare
   // across machines.
@@ -287,7 +289,7 @@ void Trainer::Run() {
       std::ostringstream why;
       why << "reached --stop-at " << cfg_.stop_at << "%: validation error " << std::fixed << std::setprecision(2)
           << 100 * last_val_error_ << "% at epoch " << epoch_;
-      std::cout << "stopping: " << why.str() << "\n";
+      progress_->Line("stopping: " + why.str());
       if (logger_->recording()) {
         logger_->Attribute("stopped_reason", why.str());
         logger_->Attribute(kStoppedAtTarget, std::to_string(epoch_));
@@ -339,7 +341,7 @@ void Trainer::HandleDivergence(const std::string& what) {
                                  " with the learning rate scaled by ", lr_scale_);
   logger_->Attribute("rollback_" + std::to_string(rollbacks_), msg);
   logger_->Commit();
-  std::cout << msg << "\n" << std::flush;
+  progress_->Line(msg);
 }
 
 void Trainer::LogTrain(double elapsed_s, std::int64_t session_steps) {
@@ -361,16 +363,17 @@ void Trainer::LogTrain(double elapsed_s, std::int64_t session_steps) {
     logger_->Series("/train", row);
     Sync(false);
   }
-  std::cout << "epoch " << std::fixed << std::setprecision(2) << epoch_f << "/" << cfg_.epochs << " step " << step_
+  std::ostringstream line;
+  line << "epoch " << std::fixed << std::setprecision(2) << epoch_f << "/" << cfg_.epochs << " step " << step_
             << " | loss " << std::setprecision(3) << sum_.total / n << " (act " << sum_.action / n << " rl "
             << sum_.reinforce / n << " base " << sum_.baseline / n << ") | reward " << sum_.reward / n;
-  if (last_val_error_ >= 0) std::cout << " | val_error " << std::setprecision(2) << 100 * last_val_error_ << "%";
+  if (last_val_error_ >= 0) line << " | val_error " << std::setprecision(2) << 100 * last_val_error_ << "%";
   if (elapsed_s > 0 && session_steps > 0) {
     const double steps_per_s = session_steps / elapsed_s;
-    std::cout << " | " << std::setprecision(0) << steps_per_s * cfg_.batch << " img/s | ETA "
+    line << " | " << std::setprecision(0) << steps_per_s * cfg_.batch << " img/s | ETA "
               << Duration((total - step_) / steps_per_s);
   }
-  std::cout << "\n" << std::flush;
+  progress_->Line(line.str());
   sum_ = LossReport{};
   sum_n_ = 0;
   sum_grad_norm_ = 0;
@@ -482,18 +485,20 @@ void Trainer::EndEpoch() {
       SaveBestNow();
     }
     averaged.reset();  // the training parameters are back
-    std::cout << "epoch " << epoch_ << "/" << cfg_.epochs << " done | val_error " << std::fixed
+    std::ostringstream line;
+    line << "epoch " << epoch_ << "/" << cfg_.epochs << " done | val_error " << std::fixed
               << std::setprecision(2) << 100 * val.error << "% test_error "
               << (test_now ? Format(std::fixed, std::setprecision(2), 100 * test.error, "%") : std::string("-"))
               << " (" << DescribeEval(1) << (average_ ? ", parameter average" : "") << ")";
     if (average_)
-      std::cout << " | training parameters: val_error " << 100 * val_raw.error << "% test_error "
+      line << " | training parameters: val_error " << 100 * val_raw.error << "% test_error "
                 << (test_now ? Format(std::fixed, std::setprecision(2), 100 * test_raw.error, "%") : std::string("-"));
-    for (const auto& [name, value] : test.extra) std::cout << " test_" << name << " " << 100 * value << "%";
-    std::cout << " | train " << Duration(wall_s_) << ", eval " << Duration(SteadySeconds() - t0)
+    for (const auto& [name, value] : test.extra) line << " test_" << name << " " << 100 * value << "%";
+    line << " | train " << Duration(wall_s_) << ", eval " << Duration(SteadySeconds() - t0)
               << " | rss " << std::setprecision(0) << ResidentMb() << " MB";
     const double per_epoch = wall_s_ / std::max<std::int64_t>(1, epoch_);
-    std::cout << " | ETA " << Duration(per_epoch * (cfg_.epochs - epoch_)) << "\n" << std::flush;
+    line << " | ETA " << Duration(per_epoch * (cfg_.epochs - epoch_));
+    progress_->Line(line.str());
   }
   if (file_) {
     SaveCheckpointNow();

@@ -31,6 +31,7 @@
 #include "src/train/config.h"
 #include "src/store/run_file.h"
 #include "src/store/run_logger.h"
+#include "src/train/progress.h"
 
 namespace glimpse {
 
@@ -74,6 +75,8 @@ class Trainer {
 
   // Runs `steps` training updates on consecutive batches (benchmarks); returns images per second.
   double Bench(int steps, Profile* profile = nullptr);
+  // Where the trainer's messages to a person go (default: the terminal); not owned, must outlive it.
+  void set_progress(Progress* progress) { progress_ = progress; }
 
   // How Evaluate(samples) answers, in words, for logs: the policy mean, one seeded sample (a policy
   // without a mean, the uniform control), M averaged samples, or deterministic reads.
@@ -128,6 +131,8 @@ class Trainer {
   int rollbacks_ = 0;
   double sum_grad_norm_ = 0;
   Profile* profile_ = nullptr;
+  static inline TerminalProgress terminal_;
+  Progress* progress_ = &terminal_;
   // Commits the run file (atomically: see RunFile) at checkpoints, and otherwise at most every
   // kSyncSeconds, so a reader sees progress while the copy cost stays small.
   void Sync(bool force);

@@ -86,8 +86,8 @@ void Trainer::InitFrom(const std::string& path) {
         store.size(), " in ", store.info().size(), ": the two runs need the same model options");
   RestoreParams(c, path);
   if (average_) average_->Reset(store.values().data());  // the average starts from them too
-  std::cout << "parameters from '" << path << "' (" << (best ? "validation-selected" : "last") << ", epoch " << c.epoch
-            << ")\n";
+  progress_->Line(Format("parameters from '", path, "' (", best ? "validation-selected" : "last", ", epoch ", c.epoch,
+                         ")"));
   logger_->Attribute("init_from_params", (best ? "best " : "last ") + DigestOf(c.params.data(), c.params.size() * sizeof(float)));
 }
 

@@ -2,7 +2,10 @@
 // run, and divergence stops the run while keeping the last good checkpoint.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
+#include <iostream>
+#include <sstream>
 
 #include "src/attention/attentions.h"
 #include "src/rl/baseline.h"
@@ -97,6 +100,30 @@ TEST_CASE("A run stores its training products' FLOPs per image, as bench --profi
   INFO("stored " << stored << " MFLOP per image, bench " << counted);
   CHECK(stored > 0);
   CHECK(std::abs(stored - counted) <= 1e-3 * counted + 5e-4);  // the attribute keeps 3 decimals
+}
+
+TEST_CASE("The trainer hands its messages to its Progress and prints nothing itself", "[train][progress]") {
+  struct Recording : Progress {
+    std::vector<std::string> lines;
+    void Line(const std::string& text) override { lines.push_back(text); }
+  } recording;
+  const ExperimentConfig cfg = SmallConfig();
+  const std::string path = TempRunPath("progress");
+  std::ostringstream captured;
+  std::streambuf* was = std::cout.rdbuf(captured.rdbuf());
+  {
+    RunFile file(path, RunFile::Mode::kCreate);
+    Trainer t(cfg, &file, false);
+    t.set_progress(&recording);
+    t.Run();
+  }
+  std::cout.rdbuf(was);
+  CHECK(captured.str().empty());
+  REQUIRE(recording.lines.size() >= 4);
+  CHECK(recording.lines.front().rfind("training ", 0) == 0);
+  CHECK(std::count_if(recording.lines.begin(), recording.lines.end(), [](const std::string& l) {
+          return l.find(" done | val_error ") != std::string::npos;
+        }) == cfg.epochs);
 }
 
 TEST_CASE("Resuming a stopped run gives the same run as never stopping", "[train][resume]") {
