@@ -24,7 +24,7 @@
 #include "src/store/writer_lock.h"
 #include "src/cli/options.h"
 #include "src/train/run_config.h"
-#include "src/train/trainer.h"
+#include "src/store/run_attributes.h"
 #include "src/core/error.h"
 #include "src/core/stats.h"
 #include "src/store/checkpoint.h"
@@ -168,6 +168,7 @@ int RunSummarize(int argc, char** argv) {
     const std::string& path = runs[i];
     const RunFile f(path, RunFile::Mode::kReadOnly);
     const ExperimentConfig cfg = ConfigFromRun(f);
+    const auto attrs = f.Attributes("/");  // read once: the parameters, the FLOPs, a reached target
     groups[ConfigurationKey(cfg)].push_back(i);
     const std::int64_t done = EpochsDone(f);
     const auto test = f.SeriesLength("/eval") ? f.ReadSeries("/eval", "test_error") : std::vector<double>{};
@@ -179,7 +180,7 @@ int RunSummarize(int argc, char** argv) {
     const double n_img = images.empty() ? 0 : images.back();
     const double rate = wall.empty() || wall.back() <= 0 ? NAN : n_img / wall.back();
     rates[i] = rate, walls[i] = wall.empty() ? NAN : wall.back();
-    finished[i] = done >= cfg.epochs || f.Attributes("/").count(kStoppedAtTarget) > 0;
+    finished[i] = done >= cfg.epochs || attrs.count(kStoppedAtTarget) > 0;
     const std::size_t best = val.empty() ? 0 : static_cast<std::size_t>(std::min_element(val.begin(), val.end()) - val.begin());
     const auto epochs = f.SeriesLength("/eval") ? f.ReadSeries("/eval", "epoch") : std::vector<double>{};
     std::cout << "| " << path << " | " << done << "/" << cfg.epochs << " | ";
@@ -190,7 +191,7 @@ int RunSummarize(int argc, char** argv) {
                 << Percent(val.back()) << " / " << Percent(test.back()) << " | ";
     std::cout << std::fixed << std::setprecision(0) << n_img << " | " << rate << " | "
               << Diagnostic(MeanOf(gv), true) << " | " << Diagnostic(MeanOf(snr), false) << " | "
-              << f.Attributes("/")["parameters"] << " |";
+              << (attrs.count("parameters") ? attrs.at("parameters") : std::string()) << " |";
     // Further metrics an agent logs (strip5: test_peak), as "name value".
     std::string other;
     if (f.SeriesLength("/eval"))
@@ -225,7 +226,6 @@ int RunSummarize(int argc, char** argv) {
         if (std::find(names.begin(), names.end(), "test_error") != names.end())  // a file from elsewhere may lack it
           reach_test[i] = f.ReadSeries("/eval", "test_error")[e];
         // The products' FLOPs of the images trained so far (runs made before it was measured: "-").
-        const auto attrs = f.Attributes("/");
         const auto mflop = attrs.find(kTrainMflopPerImage);
         std::ostringstream tflop;
         if (mflop == attrs.end()) tflop << "-";

@@ -236,9 +236,10 @@ double Trainer::Bench(int steps, Profile* profile) {
 }
 
 void Trainer::Run() {
-  if (logger_->recording() && file_->Attributes("/").count(kStoppedAtTarget)) {
-    progress_->Line("the run stopped at its --stop-at target (" + file_->Attributes("/").at("stopped_reason") +
-                    "): nothing to train");
+  const std::map<std::string, std::string> attrs =
+      logger_->recording() ? file_->Attributes("/") : std::map<std::string, std::string>{};
+  if (attrs.count(kStoppedAtTarget)) {
+    progress_->Line("the run stopped at its --stop-at target (" + attrs.at("stopped_reason") + "): nothing to train");
     return;
   }
   const int steps = StepsPerEpoch();
@@ -254,7 +255,7 @@ void Trainer::Run() {
   // The training products' FLOPs per image (forward and backward, every episode), measured on the
   // run's first step and stored once: time to accuracy reports FLOPs beside minutes, which compare
   // across machines.
-  bool measure_flops = logger_->recording() && !file_->Attributes("/").count(kTrainMflopPerImage);
+  bool measure_flops = logger_->recording() && !attrs.count(kTrainMflopPerImage);
   while (epoch_ < cfg_.epochs) {
     ShuffleEpoch(data_rng_, perm_);
     try {

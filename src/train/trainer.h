@@ -30,17 +30,11 @@
 #include "src/train/agent.h"
 #include "src/train/config.h"
 #include "src/store/run_file.h"
+#include "src/store/run_attributes.h"
 #include "src/store/run_logger.h"
 #include "src/train/progress.h"
 
 namespace glimpse {
-
-// Root attribute: the training products' MFLOP per training image (forward and backward of every
-// episode), measured on a run's first step.
-inline constexpr const char* kTrainMflopPerImage = "train_mflop_per_image";
-// Root attribute: the epoch at whose evaluation a --stop-at run reached its target; such a run is
-// finished (summarize --status, scripts/sweep) and a resume trains nothing.
-inline constexpr const char* kStoppedAtTarget = "stopped_at_target";
 
 struct EvalResult {
   double error = 0;  // fraction of samples answered wrongly
