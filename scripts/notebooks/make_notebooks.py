@@ -38,8 +38,7 @@ results.group_seeds(df)[["id", "n", "best_val_mean", "mean", "ci95"]]'''),
         ("code", '''df = results.load_runs(runs("results/ram_table/runs/*.h5"))
 # each run's test error at its lowest validation error (chosen on validation, never on test)
 table = df.pivot_table(index="env", columns="glimpses", values="test_error_at_best", aggfunc="first") * 100
-published = {"mnist28": {4: 1.54, 6: 1.12, 7: 1.07}, "translated60": {4: 1.54, 6: 1.22, 8: 1.20},
-             "cluttered60": {4: 4.96, 6: 4.08, 8: 4.04}, "cluttered100": {4: 14.95, 6: 11.58, 8: 10.83}}
+published = results.PUBLISHED_RAM  # the one table of RAM's numbers (glimpse.runs)
 print("glimpse (ours):"); print(table.round(2).to_string())
 print("RAM, Mnih et al. 2014:"); print(pd.DataFrame(published).T.sort_index(axis=1).to_string())'''),
     ],

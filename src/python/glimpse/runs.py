@@ -358,6 +358,11 @@ def _pm(mean, std):
     return f"{100 * mean:.2f}" + ("" if math.isnan(std) else f" +- {100 * std:.2f}")
 
 
+def _interval(g):
+    """A group_seeds row's 95% interval of the mean test error as "[lo, hi]" in %, "-" below 2 seeds."""
+    return f"[{100 * (g['mean'] - g['ci95']):.2f}, {100 * (g['mean'] + g['ci95']):.2f}]" if g["n"] > 1 else "-"
+
+
 def seeds_table(groups):
     """A markdown table of group_seeds' rows, one per configuration (named by its run id less the
     seed), best first by mean validation error: n, the validation error and the validation-selected
@@ -369,7 +374,7 @@ def seeds_table(groups):
              ("per-digit test error % | " if digits else "") + "grad var | grad SNR | images/s | wall, min |",
              "|---|---|---|---|---|" + ("---|" if digits else "") + "---|---|---|---|"]
     for _, g in groups.sort_values("best_val_mean").iterrows():
-        ci = f"[{100 * (g['mean'] - g['ci95']):.2f}, {100 * (g['mean'] + g['ci95']):.2f}]" if g["n"] > 1 else "-"
+        ci = _interval(g)
         gv = "-" if math.isnan(g["grad_var"]) or g["grad_var"] == 0 else f"{g['grad_var']:.2e}"
         snr = "-" if math.isnan(g["grad_snr"]) or g["grad_snr"] == 0 else f"{g['grad_snr']:.3f}"
         de = ("-" if math.isnan(g["digit_error"]) else f"{100 * g['digit_error']:.2f}") + " | " if digits else ""
@@ -382,7 +387,8 @@ def seeds_table(groups):
 # The published RAM test errors (%) a row is read against, per task and glimpse count (Mnih et al.
 # 2014, NIPS version; ../shared/DESIGN.md section 4); the nearest listed count is used.
 PUBLISHED_RAM = {"mnist28": {4: 1.54, 6: 1.12, 7: 1.07}, "translated60": {4: 1.54, 6: 1.22, 8: 1.20},
-                 "cluttered60": {4: 4.96, 6: 4.08, 8: 4.04}, "cluttered100": {6: 11.58, 8: 10.83}}
+                 "cluttered60": {4: 4.96, 6: 4.08, 8: 4.04},
+                 "cluttered100": {4: 14.95, 6: 11.58, 8: 10.83}}  # 4 glimpses: arXiv v1
 
 
 def published_ram(env, glimpses):
@@ -403,7 +409,7 @@ def rows_table(named_groups):
              "RAM published % (glimpses) |", "|---|---|---|---|---|---|---|---|"]
     for name, groups in named_groups:
         for _, g in groups.sort_values("best_val_mean").iterrows():
-            ci = f"[{100 * (g['mean'] - g['ci95']):.2f}, {100 * (g['mean'] + g['ci95']):.2f}]" if g["n"] > 1 else "-"
+            ci = _interval(g)
             lines.append(f"| {name} | {g.get('env', '-')} | {g['id']}{'' if g['finished'] else ' (running)'} | "
                          f"{g['n_runs']} | {_pm(g['best_val_mean'], g['best_val_std'])} | "
                          f"{_pm(g['mean'], g['std'])} | {ci} | {published_ram(g.get('env'), g.get('glimpses', 0))} |")
