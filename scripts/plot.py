@@ -35,12 +35,6 @@ def _paths(items):
     return out
 
 
-def curves(paths, out, x="epoch", metric="val_error", figsize=None, fontsize=9):
-    """The learning curves of the run files `paths` (draw_curves), written as the file type `out` names
-    (.png, .pdf, .svg)."""
-    draw_curves(results.load_runs(paths), x, metric, figsize, fontsize).savefig(out, dpi=110)
-
-
 def group_labels(groups):
     """Legend labels of results.configuration_groups' groups (configuration key -> run rows), in their
     order. A pooled group is named by its run id without the seed suffix (scripts/sweep --seeds: ID-sS)
