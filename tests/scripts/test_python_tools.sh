@@ -119,7 +119,7 @@ for fig in curves variance; do "$py" "$root/scripts/plot.py" $fig "$tmp/results/
 [ -s "$tmp/band.png" ] || { echo "FAIL: the seed band figure is missing"; exit 1; }
 # Two pooled groups with the same run id (one recipe at 60 and at 100 epochs, committed slim files):
 # each legend label names the option that differs, so the two curves can be told apart.
-"$py" - "$root" <<'PY'
+"$py" - "$root" "$tmp" <<'PY'
 import sys
 sys.path.insert(0, sys.argv[1] + "/scripts")
 import plot, results
@@ -157,7 +157,7 @@ assert len(next(ax for ax in fig.axes if not ax.lines).get_legend().get_texts())
 for metric, x in (("test_error", "epoch"), ("loss_action", "minutes"), ("lr", "images")):
     f2 = plot.draw_curves(df.head(6), x=x, metric=metric)
     assert any(ax.lines for ax in f2.axes), (metric, x)
-    f2.savefig(sys.argv[1] + "/build/test_artifacts/curves_" + metric + (".pdf" if metric == "lr" else ".svg"))
+    f2.savefig(sys.argv[2] + "/curves_" + metric + (".pdf" if metric == "lr" else ".svg"))
 print("plot.py paper figure: ok")
 # Paired comparisons: McNemar's exact p against scipy.stats.binomtest(k, n, 0.5).pvalue (values
 # computed with scipy), a paired bootstrap of identical runs, and the table on two committed runs.

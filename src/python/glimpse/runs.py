@@ -378,7 +378,7 @@ def seeds_table(groups):
         gv = "-" if math.isnan(g["grad_var"]) or g["grad_var"] == 0 else f"{g['grad_var']:.2e}"
         snr = "-" if math.isnan(g["grad_snr"]) or g["grad_snr"] == 0 else f"{g['grad_snr']:.3f}"
         de = ("-" if math.isnan(g["digit_error"]) else f"{100 * g['digit_error']:.2f}") + " | " if digits else ""
-        lines.append(f"| {g['id']}{'' if g['finished'] else ' (running)'} | {g['n_runs']} | "
+        lines.append(f"| {g['id']}{'' if g['finished'] else ' (unfinished)'} | {g['n_runs']} | "
                      f"{_pm(g['best_val_mean'], g['best_val_std'])} | {_pm(g['mean'], g['std'])} | {ci} | "
                      f"{de}{gv} | {snr} | {g['images_per_s']:,.0f} | {g['wall_min']:.1f} |")
     return "\n".join(lines)
@@ -410,7 +410,7 @@ def rows_table(named_groups):
     for name, groups in named_groups:
         for _, g in groups.sort_values("best_val_mean").iterrows():
             ci = _interval(g)
-            lines.append(f"| {name} | {g.get('env', '-')} | {g['id']}{'' if g['finished'] else ' (running)'} | "
+            lines.append(f"| {name} | {g.get('env', '-')} | {g['id']}{'' if g['finished'] else ' (unfinished)'} | "
                          f"{g['n_runs']} | {_pm(g['best_val_mean'], g['best_val_std'])} | "
                          f"{_pm(g['mean'], g['std'])} | {ci} | {published_ram(g.get('env'), g.get('glimpses', 0))} |")
     return "\n".join(lines)
@@ -576,7 +576,7 @@ def evaluations_table(runs):
 def pivot_table(groups, rows="env", cols="attention", order=None, row_order=None):
     """A markdown table of group_seeds' rows: one row per value of `rows`, one column per value of
     `cols` (in order of first appearance); each cell the mean +- std (n) of the validation-selected
-    test error in %, the mean images/s and the mean wall time in minutes (evaluations included); "(running)" marks a
+    test error in %, the mean images/s and the mean wall time in minutes (evaluations included); "(unfinished)" marks a
     cell whose runs have not all finished."""
     rvals = list(dict.fromkeys(groups[rows])) if len(groups) else []
     cvals = list(dict.fromkeys(groups[cols])) if len(groups) else []
@@ -595,7 +595,7 @@ def pivot_table(groups, rows="env", cols="attention", order=None, row_order=None
             g = g.iloc[0]
             err = f"{100 * g['mean']:.2f}" + (f" +- {100 * g['std']:.2f}" if g["n"] > 1 else "") + f" (n={g['n']})"
             cells.append(f"{err}; {g['images_per_s']:,.0f}/s; {g['wall_min']:.1f} min" +
-                         ("" if g["finished"] else " (running)"))
+                         ("" if g["finished"] else " (unfinished)"))
         lines.append(f"| {r} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
