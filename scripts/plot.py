@@ -12,6 +12,9 @@
     scripts/plot.py variance EXPERIMENT|RUN.h5 ... --out var.png         gradient variance per run
     scripts/plot.py attention RUN.h5 --out att.png [--epoch -1]          strip5: each query's weights
                                                                           over the slots of test strips
+    scripts/plot.py profile EXPERIMENT|RUN.h5 ... --out prof.png         performance profiles across the
+                     [--by attention]                                     tasks (glimpse.stats), a line
+                                                                          per value of --by, 95% bands
 """
 import argparse
 import glob
@@ -20,6 +23,7 @@ import re
 import sys
 import textwrap
 
+import matplotlib.ticker  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402  (a notebook keeps its own backend; main() picks Agg)
 import numpy as np  # noqa: E402
 
@@ -320,6 +324,41 @@ def attention(path, out, epoch=-1, count=4):
     draw_attention(results.load_run(path), epoch, count).savefig(out, dpi=110)
 
 
+def draw_profile(df, by="attention", figsize=(5.5, 3.6), fontsize=9):
+    """Performance profiles across tasks (glimpse.stats.performance_profile) of the runs of
+    load_runs: a line per value of option `by`, each run scored by its test error at its best
+    validation error, over tau, the ratio to the task's best mean; shaded: the bootstrap 95% band."""
+    from glimpse import stats
+    errors = {}
+    for _, r in df.iterrows():
+        if not np.isnan(r["test_error_at_best"]):
+            errors.setdefault(str(r.get(by, "-")), {}).setdefault(str(r["env"]), []).append(r["test_error_at_best"])
+    if not errors:
+        raise ValueError("no run has a test error at its best validation error (screens run with --test-every 0)")
+    worst = max(e / min(np.mean(v) for per in errors.values() for t, v in per.items() if t == task)
+                for per in errors.values() for task, runs in per.items() for e in runs)
+    taus = np.geomspace(1, max(worst, 1.01) * 1.05, 200)
+    profiles = stats.performance_profile(errors, taus)
+    fig, ax = plt.subplots(figsize=figsize)
+    for i, (variant, (prof, lo, hi)) in enumerate(profiles.items()):
+        colour = KIND_COLOURS.get(variant) if by == "attention" else None
+        line, = ax.step(taus, prof, where="post", color=colour, label=f"{variant} ({len(errors[variant])} tasks)")
+        ax.fill_between(taus, lo, hi, step="post", color=line.get_color(), alpha=0.15, linewidth=0)
+    tasks = sorted({t for per in errors.values() for t in per}, key=lambda t: TASK_ORDER.index(t) if t in TASK_ORDER else 99)
+    ax.set(xscale="log", ylim=(-0.02, 1.02), xlabel="tau: test error / the task's best mean test error",
+           ylabel="fraction of runs with ratio <= tau", title="performance profiles over " + ", ".join(tasks))
+    ax.title.set_fontsize(fontsize)
+    ax.xaxis.label.set_fontsize(fontsize)
+    ax.yaxis.label.set_fontsize(fontsize)
+    ax.xaxis.set_major_formatter(matplotlib.ticker.FormatStrFormatter("%g"))
+    ax.xaxis.set_minor_formatter(matplotlib.ticker.FormatStrFormatter("%g"))
+    ax.tick_params(labelsize=fontsize - 1, which="both")
+    ax.grid(alpha=0.3, which="both")
+    ax.legend(fontsize=fontsize - 1, loc="lower right")
+    fig.tight_layout()
+    return fig
+
+
 def variance(paths, out):
     df = results.load_runs(paths)
     fig, ax = plt.subplots(figsize=(7, 4))
@@ -337,7 +376,7 @@ def variance(paths, out):
 def main(argv):
     plt.switch_backend("Agg")  # as a command: files only, no window
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("figure", choices=["curves", "trajectories", "animate", "variance", "attention"])
+    p.add_argument("figure", choices=["curves", "trajectories", "animate", "variance", "attention", "profile"])
     p.add_argument("runs", nargs="+", help="run files or experiment names")
     p.add_argument("--out", required=True, help="the file to write: .png, .pdf or .svg (animate: a GIF)")
     p.add_argument("--count", type=int, default=4, help="animate: test images side by side")
@@ -347,6 +386,7 @@ def main(argv):
                    help="curves: any /eval or /train series (val_error, test_error, loss, loss_action, reward, lr, ...)")
     p.add_argument("--figsize", type=float, nargs=2, metavar=("W", "H"), help="curves: figure size in inches")
     p.add_argument("--fontsize", type=float, default=9, help="curves: font size of labels (points)")
+    p.add_argument("--by", default="attention", help="profile: the option whose values are the lines")
     p.add_argument("--epoch", type=int, default=-1, help="trajectories, attention: which logged epoch (-1 = last)")
     a = p.parse_args(argv)
     if a.figure == "curves":
@@ -354,6 +394,8 @@ def main(argv):
         if not any(_series(r, a.metric, a.x) is not None for _, r in df.iterrows()):
             sys.exit(f"plot.py: no run logs the series '{a.metric}' (see /eval and /train in docs/run_file.md)")
         draw_curves(df, a.x, a.metric, a.figsize, a.fontsize).savefig(a.out, dpi=110)
+    elif a.figure == "profile":
+        draw_profile(results.load_runs(_paths(a.runs)), a.by).savefig(a.out, dpi=110)
     elif a.figure == "trajectories":
         trajectories(_paths(a.runs)[0], a.out, a.epoch)
     elif a.figure == "animate":

@@ -26,6 +26,10 @@
         mean, each with a bootstrap 95% interval over the seeds, and against the first configuration
         the probability that a run of the first has the lower error and the seeds per side the observed
         difference would need (glimpse.stats)
+    scripts/results.py --profile [--by=attention] EXPERIMENT|RUN.h5 ...
+        performance profiles across tasks (glimpse.stats.performance_profile): per value of --by, the
+        fraction of its runs whose validation-selected test error is within 1.1, 1.5, 2 and 4 times
+        the best mean of any value on that task, averaged over the tasks, with bootstrap 95% bands
     scripts/results.py --evaluations EXPERIMENT|RUN.h5 ...
         the glimpse eval results recorded in each run file (/evaluations), per split, checkpoint,
         epoch and M: the error on the run's own canvases and on canvases of other seeds
@@ -104,6 +108,19 @@ def main(argv):
             print("results.py: --stats takes experiments", file=sys.stderr)
             return 2
         print(stats.stats_table(named))
+        return 0
+    if argv[0] == "--profile":
+        from glimpse import stats
+        by = next((a.split("=", 1)[1] for a in argv[1:] if a.startswith("--by=")), "attention")
+        df = load_runs(run_paths([a for a in argv[1:] if not a.startswith("--")]))
+        errors = {}
+        for _, r in df.iterrows():
+            if r["test_error_at_best"] == r["test_error_at_best"]:
+                errors.setdefault(str(r.get(by, "-")), {}).setdefault(str(r["env"]), []).append(r["test_error_at_best"])
+        if not errors:
+            print("results.py: --profile: no run has a test error at its best validation error", file=sys.stderr)
+            return 1
+        print(stats.profile_table(errors))
         return 0
     if argv[0] == "--paired":
         return paired(argv[1:])

@@ -159,6 +159,12 @@ for metric, x in (("test_error", "epoch"), ("loss_action", "minutes"), ("lr", "i
     assert any(ax.lines for ax in f2.axes), (metric, x)
     f2.savefig(sys.argv[2] + "/curves_" + metric + (".pdf" if metric == "lr" else ".svg"))
 print("plot.py paper figure: ok")
+# Performance profiles of the comparison: a step line per attention kind in its colour, within [0, 1].
+fig = plot.draw_profile(df)
+ax = fig.axes[0]
+assert len(ax.lines) == 8 and all(0 <= y <= 1 for l in ax.lines for y in l.get_ydata()), len(ax.lines)
+assert {l.get_color() for l in ax.lines if l.get_label().startswith("stn ")} == {plot.KIND_COLOURS["stn"]}
+print("plot.py profile: ok")
 # Paired comparisons: McNemar's exact p against scipy.stats.binomtest(k, n, 0.5).pvalue (values
 # computed with scipy), a paired bootstrap of identical runs, and the table on two committed runs.
 assert abs(results.mcnemar(747, 764) - 0.680637865246012) < 1e-9
@@ -180,6 +186,12 @@ assert stats.probability_of_improvement([1, 2], [2, 3]) == 0.875  # (1 + 1 + 0.5
 assert stats.seeds_needed(0.5, 1.0) == 63  # 2 (1.95996 + 0.84162)^2 / 0.25 = 62.8
 assert np.allclose(stats.bootstrap_interval([0.2, 0.2, 0.2]), (0.2, 0.2), atol=1e-15)
 assert stats.bootstrap_interval([0, 0, 1, 1], strata=["a", "a", "b", "b"]) == (0.5, 0.5)  # each task keeps its runs
+# Performance profiles, by hand: task means t1 A 1.5, B 2 (best 1.5), t2 A 10, B 25 (best 10); ratios
+# A t1 [2/3, 4/3], t2 [1]; B t1 [4/3, 4/3], t2 [2, 3]; at tau = 1: A (1/2 + 1) / 2, B 0.
+prof = stats.performance_profile({"A": {"t1": [1, 2], "t2": [10]}, "B": {"t1": [2, 2], "t2": [20, 30]}}, [1, 1.5, 2.5])
+assert np.allclose(prof["A"][0], [0.75, 1, 1]) and np.allclose(prof["B"][0], [0, 0.5, 0.75]), prof
+assert np.all(prof["B"][1] <= prof["B"][0]) and np.all(prof["B"][0] <= prof["B"][2])
+assert stats.profile_table({"A": {"t1": [1, 2], "t2": [10]}, "B": {"t1": [2, 2], "t2": [20, 30]}}).split("\n")[2].startswith("| A | 2 | 3 | ")
 lo, hi = stats.bootstrap_interval([0, 0, 1, 1])
 assert lo < 0.5 < hi and stats.bootstrap_interval([0, 0, 1, 1]) == (lo, hi)  # wider unstratified; seeded
 out = subprocess.run([sys.executable, sys.argv[1] + "/scripts/results.py", "--stats", "estimators/runs"],

@@ -7,12 +7,14 @@ many seeds a difference needs. Scores are error rates (fractions): lower is bett
     stats.bootstrap_interval(errors, stats.iqm, strata=tasks)      # 95%, resampling seeds within each task
     stats.probability_of_improvement(errors_a, errors_b)           # P(a run of A beats a run of B)
     stats.seeds_needed(difference=0.002, std=0.0015)               # per side, two-sided 5%, power 80%
+    stats.performance_profile({"gaussian": {"cluttered60": [...], ...}, ...}, taus)   # across tasks
 """
 import math
 
 import numpy as np
 
-__all__ = ["iqm", "bootstrap_interval", "probability_of_improvement", "seeds_needed", "stats_table"]
+__all__ = ["iqm", "bootstrap_interval", "probability_of_improvement", "seeds_needed", "performance_profile",
+           "profile_table", "stats_table"]
 
 
 def iqm(values):
@@ -80,6 +82,31 @@ def seeds_needed(difference, std, alpha=0.05, power=0.8):
     return max(2, math.ceil(2 * (z * std / difference) ** 2))
 
 
+def performance_profile(errors, taus, draws=2000, seed=0, level=0.95):
+    """Performance profiles across tasks (Dolan and More 2002; over runs, as rliable draws them):
+    errors maps variant -> task -> the errors of its runs. On each task a run's ratio is its error over
+    the task's best variant mean (the lowest mean error of any variant there). A variant's profile at
+    tau is the fraction of its runs with ratio <= tau, averaged over the tasks it ran (each task
+    weighs the same). Returns variant -> (profile, lower, upper), arrays over taus; the band is the
+    percentile bootstrap interval that resamples runs within each task (the references stay fixed)."""
+    taus = np.asarray(taus, dtype=float)
+    tasks = dict.fromkeys(t for per_task in errors.values() for t in per_task)
+    best = {t: min(float(np.mean(per_task[t])) for per_task in errors.values() if t in per_task and len(per_task[t]))
+            for t in tasks}
+    rng = np.random.default_rng(seed)
+    out = {}
+    for variant, per_task in errors.items():
+        ratios = [np.asarray(per_task[t], dtype=float) / best[t] for t in per_task if len(per_task[t])]
+
+        def profile(rs):
+            return np.mean([(r[:, None] <= taus[None, :]).mean(axis=0) for r in rs], axis=0)
+
+        boot = np.array([profile([r[rng.integers(0, len(r), len(r))] for r in ratios]) for _ in range(draws)])
+        tail = 100 * (1 - level) / 2
+        out[variant] = (profile(ratios), np.percentile(boot, tail, axis=0), np.percentile(boot, 100 - tail, axis=0))
+    return out
+
+
 def stats_table(named):
     """A markdown table of (name, errors) pairs: n, mean +- std, the IQM, each with its bootstrap 95%
     interval over seeds (%); and for the first against each other, the probability that a run of the
@@ -102,4 +129,17 @@ def stats_table(named):
             need = "-" if math.isnan(n) else ("no difference" if math.isinf(n) else str(n))
         lines.append(f"| {name} | {len(e)} | {100 * e.mean():.2f} +- {100 * sd:.2f} | [{100 * m_lo:.2f}, {100 * m_hi:.2f}] | "
                      f"{100 * iqm(e):.2f} | [{100 * q_lo:.2f}, {100 * q_hi:.2f}] | {poi} | {need} |")
+    return "\n".join(lines)
+
+
+def profile_table(errors, taus=(1.1, 1.5, 2, 4)):
+    """A markdown table of performance_profile(errors, taus): per variant the tasks, the runs, and the
+    fraction of its runs within tau of each task's best mean, with the 95% band, best first."""
+    prof = performance_profile(errors, taus)
+    lines = ["| variant | tasks | runs | " + " | ".join(f"runs within {t:g}x the best mean [95% band]" for t in taus) + " |",
+             "|---|---|---|" + "---|" * len(taus)]
+    for v in sorted(prof, key=lambda k: tuple(-x for x in prof[k][0])):
+        p, lo, hi = prof[v]
+        cells = " | ".join(f"{p[i]:.2f} [{lo[i]:.2f}, {hi[i]:.2f}]" for i in range(len(taus)))
+        lines.append(f"| {v} | {len(errors[v])} | {sum(len(r) for r in errors[v].values())} | {cells} |")
     return "\n".join(lines)
