@@ -1,5 +1,6 @@
 // glimpse render: a PNG grid of task samples, so a person can look at a task. Any registered task
-// (envs/tasks.h): tiles of H x W pixels, as square a grid as the tiles' shape allows. With --out
+// (envs/tasks.h): tiles of H x W pixels, as square a grid as the tiles' shape allows (envs/tile_sheet.h),
+// enlarged --scale times, with each answer written under its tile with --labels. With --out
 // FILE.npy it writes the samples themselves instead, float32 (count, H, W) exactly as the trainer
 // renders them (samples start .. start + count - 1 of the split, for --epoch), and prints the labels.
 #include <algorithm>
@@ -10,6 +11,7 @@
 #include "envs/npy.h"
 #include "envs/png.h"
 #include "envs/tasks.h"
+#include "envs/tile_sheet.h"
 #include "envs/train_shift.h"
 #include "src/cli/commands.h"
 #include "src/cli/config_options.h"
@@ -26,6 +28,8 @@ int RunRender(int argc, char** argv) {
       "epoch", po::value<std::int64_t>()->default_value(0), "training epoch (train samples differ by epoch)")(
       "split", po::value<std::string>()->default_value("train"), "train|val|test")(
       "out", po::value<std::string>()->required(), "PNG file to write, or FILE.npy: the samples as float32")(
+      "scale", po::value<int>()->default_value(1), "PNG: enlarge the picture this many times (1..16)")(
+      "labels", "PNG: write each sample's answer under it (strip5: query:answer)")(
       "force", "overwrite an existing --out");
   po::variables_map vm;
   ExperimentConfig cfg;
@@ -34,6 +38,7 @@ int RunRender(int argc, char** argv) {
     return 0;
   const int count = vm["count"].as<int>();
   CheckRange(count, 1, 4096, "option --count");
+  CheckRange(vm["scale"].as<int>(), 1, 16, "option --scale");
   const std::string out = vm["out"].as<std::string>();
   Check(vm.count("force") || !std::ifstream(out), "'", out, "' exists; pass --force to overwrite it");
   const Split split = ParseSplit(vm["split"].as<std::string>());
@@ -42,8 +47,7 @@ int RunRender(int argc, char** argv) {
   const DigitDataset data = LoadDigitDataset(ResolveDataDir(cfg));
   const std::unique_ptr<Task> task = WithTrainShift(kind.make(data, cfg.seed), cfg.train_shift, cfg.seed);
 
-  // Every sample first: query tasks (strip5) get a bar under each tile marking the answer's box.
-  const int Ht = task->height(), Wt = task->width(), pad = 2;
+  const int Ht = task->height(), Wt = task->width();
   const std::int64_t start = vm["start"].as<std::int64_t>(), epoch = vm["epoch"].as<std::int64_t>();
   const bool npy = out.size() > 4 && out.compare(out.size() - 4, 4, ".npy") == 0;
   Check(start >= 0 && (!npy || start + count <= task->size(split)), "option --start: samples ", start, "..",
@@ -62,32 +66,13 @@ int RunRender(int argc, char** argv) {
     std::cout << "\nwrote " << out << " (" << count << " " << kind.name << " samples, float32)\n";
     return 0;
   }
-  const bool query = info[0].query >= 0;
-  const int bar = query ? 3 : 0, Th = Ht + bar;
-  // Grid of cols x rows tiles with a 2-pixel grey border, as square as the tiles' shape allows.
-  const int cols = std::max(1, static_cast<int>(std::lround(std::sqrt(count * static_cast<double>(Th) / Wt))));
-  const int rows = (count + cols - 1) / cols;
-  const int W = cols * (Wt + pad) + pad, H = rows * (Th + pad) + pad;
-  std::vector<std::uint8_t> pixels(static_cast<std::size_t>(W) * H, 96);
-  std::cout << (query ? "query:answer:" : "labels:");
-  for (int i = 0; i < count; ++i) {
-    const SampleInfo& s = info[i];
-    std::cout << " ";
-    if (query) std::cout << s.query << ":";
-    std::cout << s.label;
-    const float* img = images.data() + static_cast<std::size_t>(i) * task->pixels();
-    const int ox = pad + (i % cols) * (Wt + pad), oy = pad + (i / cols) * (Th + pad);
-    for (int y = 0; y < Th; ++y)
-      for (int x = 0; x < Wt; ++x) {
-        std::uint8_t v = 0;
-        if (y < Ht) v = static_cast<std::uint8_t>(std::lround(img[y * Wt + x] * 255.0f));
-        else if (y > Ht && x >= s.box.x0 && x < s.box.x1) v = 255;  // the answer's box, if any
-        pixels[static_cast<std::size_t>(oy + y) * W + ox + x] = v;
-      }
-  }
+  const TileSheet sheet = MakeTileSheet(images, info, Ht, Wt, vm.count("labels") > 0, vm["scale"].as<int>());
+  std::cout << (info[0].query >= 0 ? "query:answer:" : "labels:");
+  for (const SampleInfo& s : info) std::cout << " " << TileLabel(s);
   std::cout << "\n";
-  WritePngGray(out, W, H, pixels);
-  std::cout << "wrote " << out << " (" << count << " " << kind.name << " samples, " << W << "x" << H << ")\n";
+  WritePngGray(out, sheet.width, sheet.height, sheet.pixels);
+  std::cout << "wrote " << out << " (" << count << " " << kind.name << " samples, " << sheet.width << "x"
+            << sheet.height << ")\n";
   return 0;
 }
 

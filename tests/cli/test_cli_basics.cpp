@@ -109,4 +109,14 @@ TEST_CASE("render writes a PNG and never overwrites without --force", "[cli]") {
   r = RunGlimpse("render --config " + ini + " --env mnist28 --count 5 --out " + out + " --force");
   CHECK(r.code == 0);
   CHECK_THAT(r.output, Catch::Contains("5 mnist28 samples"));
+  // --scale enlarges the picture (5 tiles of 28 x 28: 2 columns, 3 rows, 62 x 92; with --labels 7 rows
+  // more per tile, 3 columns and 2 rows: 92 x 76, times 3), and a scale outside 1..16 is refused first.
+  r = RunGlimpse("render --env mnist28 --count 5 --data-dir " + dir + " --out " + out + " --force");
+  CHECK_THAT(r.output, Catch::Contains("(5 mnist28 samples, 62x92)"));
+  r = RunGlimpse("render --env mnist28 --count 5 --scale 3 --labels --data-dir " + dir + " --out " + out + " --force");
+  CHECK(r.code == 0);
+  CHECK_THAT(r.output, Catch::Contains("(5 mnist28 samples, 276x228)"));
+  r = RunGlimpse("render --env mnist28 --scale 17 --data-dir /nonexistent --out " + out + " --force");
+  CHECK(r.code == 1);
+  CHECK_THAT(r.output, Catch::Contains("option --scale: expected a value in [1, 16], found 17"));
 }
