@@ -12,19 +12,19 @@ import argparse
 import os
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import results  # noqa: E402  (checks the file's checksum)
-from glimpse import geometry  # noqa: E402  (results.py put src/python on the path)
+# Experiment names and the compiled part are this checkout's, whichever checkout Python's glimpse.pth names.
+os.environ.setdefault("GLIMPSE_ROOT", os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from glimpse import geometry, runs  # noqa: E402  (runs.load_run checks the file's checksum)
 
 
 def read_table(path, evaluation=-1):
-    run = results.load_run(path)  # checks the file first
+    run = runs.load_run(path)  # checks the file first
     config, tj = run["config"], run["trajectories"]
     if config.get("attention") != "draw":
         raise ValueError(f"{path}: --attention {config.get('attention')}, not draw")
     rp = tj["read_params"][evaluation]  # (images, T, 5)
     epoch = int(tj["epoch"][evaluation])
-    H, W = results.trajectory_images(run).shape[-2:]
+    H, W = runs.trajectory_images(run).shape[-2:]
     N = int(config.get("patch"))
     d = geometry.decode_draw(rp, H, W, N)  # each (images, T)
     rows = []

@@ -40,8 +40,8 @@
         of each difference (t, degrees of freedom, two-sided p)
 
 EXPERIMENT reads each full file results/EXPERIMENT/ID.h5 and the slim copy results/EXPERIMENT/runs/ID.h5
-of each run whose full file is absent (a fresh clone holds only these). As a module (scripts/ on sys.path), `import results` gives every name
-of glimpse.runs (load_run, load_runs, load_experiment, group_seeds, ...), as before the move.
+of each run whose full file is absent (a fresh clone holds only these). From Python the same reader
+is glimpse.runs (load_run, load_runs, load_experiment, group_seeds, ...).
 """
 import os
 import re
@@ -49,10 +49,15 @@ import sys
 
 import pandas as pd
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "src", "python"))
-from glimpse.runs import *  # noqa: E402,F401,F403  (the reader, re-exported for plot.py and the notebooks)
-from glimpse.runs import (SUMMARY, compare_table, configuration_groups, evaluations_table, group_seeds, load_run, load_runs, pivot_table, rows_table, paired_table, ROOT,  # noqa: E402
-                          run_paths, seeds_table, selection_table)
+# Experiment names and the compiled part are this checkout's, whichever checkout Python's glimpse.pth names.
+os.environ.setdefault("GLIMPSE_ROOT", os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+try:
+    import glimpse
+    from glimpse.runs import (ROOT, SUMMARY, compare_table, configuration_groups, evaluations_table, group_seeds,
+                              load_run, load_runs, paired_table, pivot_table, rows_table, run_paths, seeds_table,
+                              selection_table)
+except ImportError as e:
+    sys.exit(f"results.py: the glimpse Python package cannot be imported ({e}): run scripts/setup")
 
 
 def paired(argv):
@@ -173,6 +178,7 @@ def main(argv):
 
 
 if __name__ == "__main__":
+    glimpse.check_checkout()
     try:
         sys.exit(main(sys.argv[1:]))
     except (FileNotFoundError, ValueError) as e:  # no run file, a damaged one: one line, not a traceback

@@ -7,7 +7,7 @@
 The data are glimpse's own (glimpse.Task: the same splits, seeds and rendering as `glimpse train
 --env ENV --seed SEED`), and so is the sample order (Task.train_order: step s of epoch e trains on
 order[s B:(s+1) B], the first --train-images of each epoch's order, as glimpse's --train-images).
-The model is scripts/bench/ram_torch.py's RAM (one 8 x 8 patch, ReLU RNN 256, Gaussian policy with
+The model is glimpse.torch.Ram, the RAM scripts/bench/ram_torch.py times (one 8 x 8 patch, ReLU RNN 256, Gaussian policy with
 std 0.1 and tanh mean, learned baseline, hybrid loss, Adam). After every epoch it records validation
 and test error with the policy's mean locations (M = 1), as glimpse does; the run file it writes
 (glimpse.runs.write_run) is read by `glimpse summarize`, scripts/results.py, scripts/plot.py and the
@@ -15,18 +15,16 @@ notebooks like a C++ run. It has no glimpse checkpoint: it cannot be resumed or 
 """
 import argparse
 import os
-import sys
 import time
 
 import torch
 import torch.nn.functional as F
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "..", "src", "python"))
-sys.path.insert(0, os.path.join(HERE, "..", "bench"))
+# The compiled part and data are this checkout's, whichever checkout Python's glimpse.pth names.
+os.environ.setdefault("GLIMPSE_ROOT", os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..")))
 import glimpse  # noqa: E402
 from glimpse import runs  # noqa: E402
-from ram_torch import Ram  # noqa: E402
+from glimpse.torch import Ram  # noqa: E402
 
 
 def error(model, task, split, batch=1000):

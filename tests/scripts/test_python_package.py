@@ -30,7 +30,8 @@ import numpy as np
 
 src, binary, build = (os.path.abspath(a) for a in sys.argv[1:4])
 os.environ["GLIMPSE_BUILD"] = build
-sys.path.insert(0, os.path.join(src, "src", "python"))
+assert os.environ.get("PYTHONPATH", "").split(":")[0] == os.path.join(src, "src", "python"), \
+    "run with PYTHONPATH=SOURCE_DIR/src/python (tests/CMakeLists.txt sets it): the checkout's package"
 work = tempfile.mkdtemp(prefix="glimpse_py_")
 os.chdir(work)  # "from any folder"
 

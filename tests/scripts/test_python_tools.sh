@@ -6,6 +6,7 @@ glimpse=$2
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 py=/usr/bin/python3
+export PYTHONPATH="$root/src/python${PYTHONPATH:+:$PYTHONPATH}"  # this checkout's package, whatever glimpse.pth names
 "$py" "$root/tests/scripts/make_fake_data.py" "$tmp/data"
 mkdir -p "$tmp/results/tiny"
 for b in learned loo; do
@@ -40,8 +41,7 @@ echo "$out"
 echo "$out" | grep -q "loo" || { echo "FAIL: results.py table lacks the loo run"; exit 1; }
 "$py" - "$root/scripts" "$tmp/results/tiny" <<'PY'
 import glob, os, sys
-sys.path.insert(0, sys.argv[1])
-import results
+from glimpse import runs as results
 df = results.load_runs(sorted(glob.glob(sys.argv[2] + "/*.h5")))
 assert list(df["run"]) == ["learned", "loo"], df["run"]
 assert (df["epochs_done"] == 2).all()
@@ -121,8 +121,7 @@ for fig in curves variance; do "$py" "$root/scripts/plot.py" $fig "$tmp/results/
 # each legend label names the option that differs, so the two curves can be told apart.
 "$py" - "$root" "$tmp" <<'PY'
 import sys
-sys.path.insert(0, sys.argv[1] + "/scripts")
-import plot, results
+from glimpse import plot, runs as results
 df = results.load_runs(results.run_paths([sys.argv[1] + "/results/frontier/cluttered60_lstm_final/runs",
                                           sys.argv[1] + "/results/frontier/cluttered60_lstm100_final/runs"]))
 labels = sorted(plot.group_labels(results.configuration_groups(df)))
@@ -210,8 +209,7 @@ PY
 # on two committed 3-seed rows, whose p the frontier README quotes (translated60: 0.022 and 0.025).
 "$py" - "$root" <<'PY'
 import sys
-sys.path.insert(0, sys.argv[1] + "/scripts")
-import results
+from glimpse import runs as results
 for x in (0.1, 0.5, 0.9):
     assert abs(results.incomplete_beta(1, 1, x) - x) < 1e-14  # I_x(1, 1) = x
 t, df, p = results.welch([1, 2, 3], [4, 5, 6])

@@ -38,9 +38,9 @@ mkdir -p "$tmp/experiments/group" && cp -r "$tmp/experiments/tiny" "$tmp/experim
 "$root/build/glimpse" train --config "$tmp/experiments/tiny/config.ini" --seed 3 --epochs 1 \
   --out "$tmp/results/tiny/c.h5" --threads 1 >/dev/null
 # ... as if it had been stopped after 1 of 2 epochs:
-/usr/bin/python3 -c "import h5py,sys; sys.path.insert(0, sys.argv[2]); import results
-f=h5py.File(sys.argv[1],'r+'); f.attrs['epochs']=__import__('numpy').bytes_('2'); f.close(); results.reseal(sys.argv[1])" \
-  "$tmp/results/tiny/c.h5" "$root/scripts"
+PYTHONPATH="$root/src/python" /usr/bin/python3 -c "import h5py,sys; from glimpse import runs
+f=h5py.File(sys.argv[1],'r+'); f.attrs['epochs']=__import__('numpy').bytes_('2'); f.close(); runs.reseal(sys.argv[1])" \
+  "$tmp/results/tiny/c.h5"
 [ "$("$root/build/glimpse" summarize --status "$tmp/results/tiny/c.h5")" = partial ]
 printf 'c  --seed 3\n' >> "$tmp/experiments/tiny/runs.txt"
 "$root/scripts/sweep" tiny --only c --dry-run | grep -q -- "--resume" || { echo "FAIL: partial run not resumed"; exit 1; }

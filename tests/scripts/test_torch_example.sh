@@ -16,9 +16,8 @@ echo "$table" | grep -q "| torch-ram.h5 | 2/2 |" || { echo "FAIL: summarize does
 /usr/bin/python3 "$src/scripts/results.py" torch-ram.h5 > results.txt
 /usr/bin/python3 "$src/scripts/plot.py" curves torch-ram.h5 --out curves.png
 [ -s curves.png ] || { echo "FAIL: no curves.png"; exit 1; }
-GLIMPSE_SRC="$src" /usr/bin/python3 - <<'PY'
+PYTHONPATH="$src/src/python" /usr/bin/python3 - <<'PY'
 import os, sys
-sys.path.insert(0, os.path.join(os.environ["GLIMPSE_SRC"], "src", "python"))
 from glimpse import runs
 run = runs.load_run("torch-ram.h5")
 s = runs.summary(run)

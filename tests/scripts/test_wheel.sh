@@ -26,14 +26,15 @@ assert glimpse._compiled().__file__.startswith(sys.prefix), "the compiled part i
 data = os.path.join(root, "data", "mnist")
 # The checkout's own build of the compiled part, for comparison.
 checkout = subprocess.run([sys.executable, "-c", f"""
-import sys; sys.path.insert(0, {os.path.join(root, 'src', 'python')!r})
+import sys
 import glimpse, numpy as np
 out = []
 for name in glimpse.task_names():
     x, y = glimpse.Task(name, seed=2, data_dir={data!r}).batch("train", start=7, count=3, epoch=1)
     out.append(x); out.append(y.astype(np.float32).reshape(-1))
 np.save(sys.argv[1], np.concatenate([a.reshape(-1) for a in out]))
-""", os.path.join(os.getcwd(), "want.npy")], check=True, env={k: v for k, v in os.environ.items() if k != "GLIMPSE_ROOT"})
+""", os.path.join(os.getcwd(), "want.npy")], check=True,
+    env={**{k: v for k, v in os.environ.items() if k != "GLIMPSE_ROOT"}, "PYTHONPATH": os.path.join(root, "src", "python")})
 got = []
 for name in glimpse.task_names():
     x, y = glimpse.Task(name, seed=2, data_dir=data).batch("train", start=7, count=3, epoch=1)

@@ -26,7 +26,7 @@ _BUILD = _os.path.abspath(_os.environ.get("GLIMPSE_BUILD") or _os.path.join(ROOT
 __path__.append(_os.path.join(_BUILD, "python", "glimpse"))
 
 _COMPILED = ("Task", "task_names", "retina", "draw_read", "draw_initial_params", "stn_read", "whole_canvas")
-__all__ = list(_COMPILED) + ["runs", "stats", "default_data_dir", "__version__"]
+__all__ = list(_COMPILED) + ["runs", "stats", "default_data_dir", "check_checkout", "__version__"]
 __version__ = "0.1.0"  # the project's version (CMakeLists.txt; `glimpse --version`), checked by a test
 
 
@@ -43,6 +43,20 @@ def default_data_dir(dataset="mnist"):
     if dataset == "fashion":
         return "/usr/share/datasets/fashion-mnist"
     raise ValueError(f"unknown dataset {dataset!r}: expected 'mnist' or 'fashion'")
+
+
+def check_checkout():
+    """For a checkout's scripts, which set GLIMPSE_ROOT to their own checkout before importing glimpse
+    (so experiment names and the compiled part are that checkout's): a warning on stderr when this
+    package's Python code comes from elsewhere (Python's glimpse.pth names the checkout that last ran
+    scripts/setup; run it in this checkout to use this checkout's code). Returns whether they agree."""
+    here = _os.path.realpath(_os.path.join(_os.path.dirname(_os.path.abspath(__file__)), "..", "..", ".."))
+    if _os.path.realpath(ROOT) == here:
+        return True
+    import sys
+    print(f"glimpse: warning: this checkout is {ROOT}, but Python imports glimpse from {_os.path.dirname(__file__)}; "
+          f"run scripts/setup in {ROOT} to use its code (its results and build are used either way)", file=sys.stderr)
+    return False
 
 
 def _compiled():
