@@ -14,10 +14,9 @@ void Batch::Resize(int r, int h, int w) {
   if (labels.size() < n) labels.resize(n), queries.resize(n), info.resize(n);
 }
 
-void RenderRows(const Task& task, Split split, const std::int64_t* indices, int first, int last,
-                std::int64_t epoch, Batch& b) {
-  Check(0 <= first && first <= last && last <= b.rows, "batch rows [", first, ", ", last, ") out of range of ",
-        b.rows);
+void RenderRows(const Task& task, Split split, const std::int64_t* indices, int first, int last, std::int64_t epoch,
+                Batch& b) {
+  Check(0 <= first && first <= last && last <= b.rows, "batch rows [", first, ", ", last, ") out of range of ", b.rows);
   Check(b.height == task.height() && b.width == task.width(), "batch of ", b.height, "x", b.width,
         " images for a task of ", task.height(), "x", task.width());
   for (int r = first; r < last; ++r) {

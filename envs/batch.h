@@ -19,10 +19,10 @@ namespace glimpse {
 
 struct Batch {
   int rows = 0, height = 0, width = 0;
-  std::vector<float> images;         // (rows, H, W), values in [0, 1]
-  std::vector<std::int32_t> labels;  // (rows) answers
-  std::vector<std::int32_t> queries; // (rows) SampleInfo::query
-  std::vector<SampleInfo> info;      // (rows)
+  std::vector<float> images;          // (rows, H, W), values in [0, 1]
+  std::vector<std::int32_t> labels;   // (rows) answers
+  std::vector<std::int32_t> queries;  // (rows) SampleInfo::query
+  std::vector<SampleInfo> info;       // (rows)
 
   // Sets the shape; storage grows when needed and never shrinks (no allocation in a steady loop).
   void Resize(int rows, int height, int width);
@@ -30,8 +30,8 @@ struct Batch {
   const float* image(int r) const { return images.data() + static_cast<std::ptrdiff_t>(r) * height * width; }
 };
 
-void RenderRows(const Task& task, Split split, const std::int64_t* indices, int first, int last,
-                std::int64_t epoch, Batch& batch);
+void RenderRows(const Task& task, Split split, const std::int64_t* indices, int first, int last, std::int64_t epoch,
+                Batch& batch);
 
 // The training order of one epoch: order = 0..n-1 (n = order.size()) shuffled by Fisher-Yates with
 // draws from `data` (the trainer's Rng(seed, "data"), one call per epoch in epoch order, so epoch e's

@@ -1,10 +1,10 @@
 #include "envs/dataset.h"
 
-#include <cstdint>
-#include <cstdio>
-
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include <cstdint>
+#include <cstdio>
 
 #include "src/core/error.h"
 
@@ -26,8 +26,8 @@ std::string Locate(const std::string& dir, const std::string& name) {
 }
 
 void CheckPair(const IdxImages& im, const IdxLabels& lb) {
-  Check(static_cast<std::size_t>(im.count) == lb.labels.size(), "'", im.path, "' holds ", im.count,
-        " images but '", lb.path, "' holds ", lb.labels.size(), " labels");
+  Check(static_cast<std::size_t>(im.count) == lb.labels.size(), "'", im.path, "' holds ", im.count, " images but '",
+        lb.path, "' holds ", lb.labels.size(), " labels");
   for (std::size_t i = 0; i < lb.labels.size(); ++i)
     Check(lb.labels[i] < 10, "'", lb.path, "': label ", int(lb.labels[i]), " at index ", i,
           " is not a digit class (expected 0..9)");
@@ -47,9 +47,9 @@ DigitDataset LoadDigitDataset(const std::string& dir) {
   d.test_labels = ReadIdxLabels(Locate(dir, "t10k-labels-idx1-ubyte"));
   CheckPair(d.train_images, d.train_labels);
   CheckPair(d.test_images, d.test_labels);
-  Check(d.train_images.rows == d.test_images.rows && d.train_images.cols == d.test_images.cols,
-        "train images are ", d.train_images.rows, "x", d.train_images.cols, " but test images are ",
-        d.test_images.rows, "x", d.test_images.cols);
+  Check(d.train_images.rows == d.test_images.rows && d.train_images.cols == d.test_images.cols, "train images are ",
+        d.train_images.rows, "x", d.train_images.cols, " but test images are ", d.test_images.rows, "x",
+        d.test_images.cols);
   return d;
 }
 

@@ -1,14 +1,13 @@
 #include "envs/idx.h"
 
+#include <unistd.h>
 #include <zlib.h>
 
 #include <cerrno>
-#include <cstring>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <string>
-
-#include <unistd.h>
 
 #include "src/core/error.h"
 
@@ -42,17 +41,15 @@ std::vector<std::uint8_t> ReadAll(const std::string& path) {
 }
 
 std::uint32_t BigEndian32(const std::uint8_t* p) {
-  return (std::uint32_t(p[0]) << 24) | (std::uint32_t(p[1]) << 16) | (std::uint32_t(p[2]) << 8) |
-         std::uint32_t(p[3]);
+  return (std::uint32_t(p[0]) << 24) | (std::uint32_t(p[1]) << 16) | (std::uint32_t(p[2]) << 8) | std::uint32_t(p[3]);
 }
 
 // Parses the header; returns the sizes and checks the payload length exactly.
-std::vector<std::uint32_t> ParseHeader(const std::string& path, const std::vector<std::uint8_t>& d,
-                                       int expected_dims) {
+std::vector<std::uint32_t> ParseHeader(const std::string& path, const std::vector<std::uint8_t>& d, int expected_dims) {
   Check(d.size() >= 4, "'", path, "' is not an IDX file: ", d.size(), " bytes, shorter than a header");
   if (d[0] != 0 || d[1] != 0 || d[2] != 0x08)
-    Fail("'", path, "' is not an unsigned-byte IDX file: magic bytes ", int(d[0]), " ", int(d[1]),
-         " ", int(d[2]), ", expected 0 0 8");
+    Fail("'", path, "' is not an unsigned-byte IDX file: magic bytes ", int(d[0]), " ", int(d[1]), " ", int(d[2]),
+         ", expected 0 0 8");
   const int dims = d[3];
   if (dims != expected_dims)
     Fail("'", path, "' has ", dims, " dimensions, expected ", expected_dims,
@@ -69,8 +66,7 @@ std::vector<std::uint32_t> ParseHeader(const std::string& path, const std::vecto
   const std::size_t available = d.size() - header;
   if (available < payload)
     Fail("'", path, "' is truncated: the header promises ", payload, " bytes of data, found ", available);
-  if (available > payload)
-    Fail("'", path, "' has ", available - payload, " unexpected bytes after its data");
+  if (available > payload) Fail("'", path, "' has ", available - payload, " unexpected bytes after its data");
   return sizes;
 }
 

@@ -14,9 +14,7 @@ struct IdxImages {
   std::string path;
   int count = 0, rows = 0, cols = 0;
   std::vector<std::uint8_t> pixels;  // (count, rows, cols), 0..255
-  const std::uint8_t* image(int i) const {
-    return pixels.data() + static_cast<std::size_t>(i) * rows * cols;
-  }
+  const std::uint8_t* image(int i) const { return pixels.data() + static_cast<std::size_t>(i) * rows * cols; }
 };
 
 struct IdxLabels {

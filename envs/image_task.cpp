@@ -35,9 +35,8 @@ std::vector<Box> TightBoxes(const IdxImages& im) {
 ImageTask::ImageTask(TaskSpec spec, const DigitDataset& data, std::uint64_t seed)
     : spec_(std::move(spec)), data_(data), seed_(seed) {
   const int dh = data.train_images.rows, dw = data.train_images.cols;
-  Check(spec_.canvas >= dh && spec_.canvas >= dw, "task ", spec_.name, ": the canvas (",
-        spec_.canvas, "x", spec_.canvas, ") is smaller than a digit (", dh, "x", dw,
-        "); use a canvas of at least ", std::max(dh, dw));
+  Check(spec_.canvas >= dh && spec_.canvas >= dw, "task ", spec_.name, ": the canvas (", spec_.canvas, "x",
+        spec_.canvas, ") is smaller than a digit (", dh, "x", dw, "); use a canvas of at least ", std::max(dh, dw));
   Check(spec_.translate || (spec_.canvas == dh && spec_.canvas == dw), "task ", spec_.name,
         ": a canvas larger than the digit needs translation");
   Check(spec_.digits() == 1 || (spec_.translate && spec_.canvas >= 2 * dw), "task ", spec_.name,
@@ -45,8 +44,8 @@ ImageTask::ImageTask(TaskSpec spec, const DigitDataset& data, std::uint64_t seed
   Check(spec_.clutter_pieces >= 0, "task ", spec_.name, ": negative clutter count");
   if (spec_.clutter_pieces > 0)
     CheckRange(spec_.clutter_size, 1, std::min(dh, dw), "task " + spec_.name + ": clutter size");
-  Check(data.train_images.count > kValidationDigits, "the training file '", data.train_images.path,
-        "' holds ", data.train_images.count, " digits; expected more than ", kValidationDigits,
+  Check(data.train_images.count > kValidationDigits, "the training file '", data.train_images.path, "' holds ",
+        data.train_images.count, " digits; expected more than ", kValidationDigits,
         " (the last 10,000 are held out for validation)");
   Check(spec_.clutter_pieces == 0 || data.test_images.count >= 2, "task ", spec_.name,
         ": clutter needs at least 2 test digits, found ", data.test_images.count);
@@ -57,23 +56,22 @@ ImageTask::ImageTask(TaskSpec spec, const DigitDataset& data, std::uint64_t seed
 
 int ImageTask::size(Split s) const {
   switch (s) {
-    case Split::kTrain: return val_first_;
-    case Split::kVal: return kValidationDigits;
-    default: return data_.test_images.count;
+    case Split::kTrain:
+      return val_first_;
+    case Split::kVal:
+      return kValidationDigits;
+    default:
+      return data_.test_images.count;
   }
 }
 
-const IdxImages& ImageTask::Images(Split s) const {
-  return s == Split::kTest ? data_.test_images : data_.train_images;
-}
-const IdxLabels& ImageTask::Labels(Split s) const {
-  return s == Split::kTest ? data_.test_labels : data_.train_labels;
-}
+const IdxImages& ImageTask::Images(Split s) const { return s == Split::kTest ? data_.test_images : data_.train_images; }
+const IdxLabels& ImageTask::Labels(Split s) const { return s == Split::kTest ? data_.test_labels : data_.train_labels; }
 
 SampleInfo ImageTask::Render(Split split, std::int64_t index, std::int64_t epoch, float* out) const {
   using T = float;
-  Check(index >= 0 && index < size(split), "sample index ", index, " outside the ", SplitName(split),
-        " split of ", size(split));
+  Check(index >= 0 && index < size(split), "sample index ", index, " outside the ", SplitName(split), " split of ",
+        size(split));
   const IdxImages& im = Images(split);
   const int C = spec_.canvas, dh = im.rows, dw = im.cols;
   const int digit = First(split) + static_cast<int>(index);
@@ -157,7 +155,9 @@ TaskKind ImageTaskKind(const TaskSpec& spec, const char* help) {
   k.classes = spec.classes();
   k.objects = spec.digits();
   k.agent = "image";
-  k.make = [spec](const DigitDataset& data, std::uint64_t seed) { return std::make_unique<ImageTask>(spec, data, seed); };
+  k.make = [spec](const DigitDataset& data, std::uint64_t seed) {
+    return std::make_unique<ImageTask>(spec, data, seed);
+  };
   return k;
 }
 
@@ -168,8 +168,11 @@ TaskKind Translated60Kind() { return ImageTaskKind(kTranslated60, "the digit any
 TaskKind Cluttered60Kind() { return ImageTaskKind(kCluttered60, "translated60 with 4 pieces of 8x8 clutter"); }
 TaskKind Cluttered100Kind() { return ImageTaskKind(kCluttered100, "a 100x100 canvas with 8 pieces of clutter"); }
 TaskKind Pairs100Kind() {
-  return ImageTaskKind(kPairs100, "two digits on cluttered100's canvas; the answer both labels, left to right (10 a + b)");
+  return ImageTaskKind(kPairs100,
+                       "two digits on cluttered100's canvas; the answer both labels, left to right (10 a + b)");
 }
-TaskKind Sum100Kind() { return ImageTaskKind(kSum100, "pairs100's canvas; the answer the sum of the two digits (19 classes)"); }
+TaskKind Sum100Kind() {
+  return ImageTaskKind(kSum100, "pairs100's canvas; the answer the sum of the two digits (19 classes)");
+}
 
 }  // namespace glimpse

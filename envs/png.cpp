@@ -10,8 +10,7 @@
 
 namespace glimpse {
 
-void WritePngGray(const std::string& path, int width, int height,
-                  const std::vector<std::uint8_t>& pixels) {
+void WritePngGray(const std::string& path, int width, int height, const std::vector<std::uint8_t>& pixels) {
   CheckEq(pixels.size(), static_cast<std::size_t>(width) * height, "PNG pixel count");
   FILE* f = std::fopen(path.c_str(), "wb");
   if (f == nullptr) Fail("cannot write '", path, "': ", std::strerror(errno));
@@ -23,8 +22,8 @@ void WritePngGray(const std::string& path, int width, int height,
     Fail("libpng failed while writing '", path, "'");
   }
   png_init_io(png, f);
-  png_set_IHDR(png, info, width, height, 8, PNG_COLOR_TYPE_GRAY, PNG_INTERLACE_NONE,
-               PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+  png_set_IHDR(png, info, width, height, 8, PNG_COLOR_TYPE_GRAY, PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT,
+               PNG_FILTER_TYPE_DEFAULT);
   png_write_info(png, info);
   for (int y = 0; y < height; ++y)
     png_write_row(png, const_cast<png_bytep>(pixels.data() + static_cast<std::size_t>(y) * width));

@@ -8,7 +8,6 @@
 namespace glimpse {
 
 // pixels (height, width) row-major, 0 = black. Throws Error if the file cannot be written.
-void WritePngGray(const std::string& path, int width, int height,
-                  const std::vector<std::uint8_t>& pixels);
+void WritePngGray(const std::string& path, int width, int height, const std::vector<std::uint8_t>& pixels);
 
 }  // namespace glimpse

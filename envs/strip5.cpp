@@ -13,9 +13,8 @@ constexpr int kValidationDigits = 10000;  // as in ImageTask
 }
 
 Strip5Task::Strip5Task(const DigitDataset& data, std::uint64_t seed) : data_(data), seed_(seed) {
-  Check(data.train_images.rows == kDigit && data.train_images.cols == kDigit, "strip5 needs ", kDigit, "x",
-        kDigit, " digits; '", data.train_images.path, "' holds ", data.train_images.rows, "x",
-        data.train_images.cols);
+  Check(data.train_images.rows == kDigit && data.train_images.cols == kDigit, "strip5 needs ", kDigit, "x", kDigit,
+        " digits; '", data.train_images.path, "' holds ", data.train_images.rows, "x", data.train_images.cols);
   Check(data.train_images.count > kValidationDigits, "the training file '", data.train_images.path, "' holds ",
         data.train_images.count, " digits; expected more than ", kValidationDigits);
   val_first_ = data.train_images.count - kValidationDigits;
@@ -36,16 +35,19 @@ Strip5Task::Strip5Task(const DigitDataset& data, std::uint64_t seed) : data_(dat
 
 int Strip5Task::size(Split s) const {
   switch (s) {
-    case Split::kTrain: return val_first_;
-    case Split::kVal: return kValidationDigits;
-    default: return data_.test_images.count;
+    case Split::kTrain:
+      return val_first_;
+    case Split::kVal:
+      return kValidationDigits;
+    default:
+      return data_.test_images.count;
   }
 }
 
 StripSample Strip5Task::RenderStrip(Split split, std::int64_t index, std::int64_t epoch, float* out) const {
   using T = float;
-  Check(index >= 0 && index < size(split), "strip index ", index, " outside the ", SplitName(split),
-        " split of ", size(split));
+  Check(index >= 0 && index < size(split), "strip index ", index, " outside the ", SplitName(split), " split of ",
+        size(split));
   const std::uint64_t key = (static_cast<std::uint64_t>(split) << 62) ^
                             (static_cast<std::uint64_t>(split == Split::kTrain ? epoch : 0) << 32) ^
                             static_cast<std::uint64_t>(index);

@@ -11,8 +11,6 @@ Split ParseSplit(const std::string& name) {
   Fail("unknown split '", name, "': expected train, val or test");
 }
 
-const char* SplitName(Split s) {
-  return s == Split::kTrain ? "train" : s == Split::kVal ? "val" : "test";
-}
+const char* SplitName(Split s) { return s == Split::kTrain ? "train" : s == Split::kVal ? "val" : "test"; }
 
 }  // namespace glimpse

@@ -38,7 +38,7 @@ class Task {
   virtual int height() const = 0;  // H, pixels
   virtual int width() const = 0;   // W, pixels
   int pixels() const { return height() * width(); }
-  virtual int size(Split split) const = 0;  // samples in the split
+  virtual int size(Split split) const = 0;    // samples in the split
   virtual int classes() const { return 10; }  // answers: labels lie in [0, classes)
   // The objects' labels an answer names, left to right, into labels (at most 2); returns how many,
   // or 0 when the answer does not determine them (one-digit tasks, a sum).

@@ -14,14 +14,14 @@ TaskKind Strip5Kind();        // strip5.cpp
 
 const Registry<TaskKind>& Tasks() {
   static const Registry<TaskKind> registry("env", {
-      Mnist28Kind(),
-      Translated60Kind(),
-      Cluttered60Kind(),
-      Cluttered100Kind(),
-      Pairs100Kind(),
-      Sum100Kind(),
-      Strip5Kind(),
-  });
+                                                      Mnist28Kind(),
+                                                      Translated60Kind(),
+                                                      Cluttered60Kind(),
+                                                      Cluttered100Kind(),
+                                                      Pairs100Kind(),
+                                                      Sum100Kind(),
+                                                      Strip5Kind(),
+                                                  });
   return registry;
 }
 

@@ -9,9 +9,9 @@ namespace glimpse {
 namespace {
 
 // 3 x 5 glyphs, one row of 3 bits per entry, the top row first (bit 2: the left column).
-constexpr std::uint8_t kDigits[10][kGlyphH] = {
-    {7, 5, 5, 5, 7}, {2, 6, 2, 2, 7}, {7, 1, 7, 4, 7}, {7, 1, 7, 1, 7}, {5, 5, 7, 1, 1},
-    {7, 4, 7, 1, 7}, {7, 4, 7, 5, 7}, {7, 1, 2, 2, 2}, {7, 5, 7, 5, 7}, {7, 5, 7, 1, 7}};
+constexpr std::uint8_t kDigits[10][kGlyphH] = {{7, 5, 5, 5, 7}, {2, 6, 2, 2, 7}, {7, 1, 7, 4, 7}, {7, 1, 7, 1, 7},
+                                               {5, 5, 7, 1, 1}, {7, 4, 7, 1, 7}, {7, 4, 7, 5, 7}, {7, 1, 2, 2, 2},
+                                               {7, 5, 7, 5, 7}, {7, 5, 7, 1, 7}};
 constexpr std::uint8_t kColon[kGlyphH] = {0, 2, 0, 2, 0};
 
 }  // namespace
@@ -35,8 +35,8 @@ void DrawDigits(std::vector<std::uint8_t>& pixels, int width, int height, int x,
   }
 }
 
-TileSheet MakeTileSheet(const std::vector<float>& images, const std::vector<SampleInfo>& info, int tile_h,
-                        int tile_w, bool labels, int scale) {
+TileSheet MakeTileSheet(const std::vector<float>& images, const std::vector<SampleInfo>& info, int tile_h, int tile_w,
+                        bool labels, int scale) {
   const int count = static_cast<int>(info.size()), pad = 2;
   CheckRange(scale, 1, 16, "option --scale");
   Check(count > 0 && images.size() == static_cast<std::size_t>(count) * tile_h * tile_w,
@@ -54,8 +54,10 @@ TileSheet MakeTileSheet(const std::vector<float>& images, const std::vector<Samp
     for (int y = 0; y < th; ++y)
       for (int x = 0; x < tile_w; ++x) {
         std::uint8_t v = 0;
-        if (y < tile_h) v = static_cast<std::uint8_t>(std::lround(img[y * tile_w + x] * 255.0f));
-        else if (y > tile_h && y < tile_h + bar && x >= s.box.x0 && x < s.box.x1) v = 255;  // the answer's box
+        if (y < tile_h)
+          v = static_cast<std::uint8_t>(std::lround(img[y * tile_w + x] * 255.0f));
+        else if (y > tile_h && y < tile_h + bar && x >= s.box.x0 && x < s.box.x1)
+          v = 255;  // the answer's box
         base[static_cast<std::size_t>(oy + y) * w + ox + x] = v;
       }
     if (labels) {  // clipped to the tile: the strip is the tile's width
@@ -70,7 +72,8 @@ TileSheet MakeTileSheet(const std::vector<float>& images, const std::vector<Samp
   sheet.pixels.resize(static_cast<std::size_t>(sheet.width) * sheet.height);
   for (int y = 0; y < sheet.height; ++y)
     for (int x = 0; x < sheet.width; ++x)
-      sheet.pixels[static_cast<std::size_t>(y) * sheet.width + x] = base[static_cast<std::size_t>(y / scale) * w + x / scale];
+      sheet.pixels[static_cast<std::size_t>(y) * sheet.width + x] =
+          base[static_cast<std::size_t>(y / scale) * w + x / scale];
   return sheet;
 }
 

@@ -19,8 +19,8 @@ struct TileSheet {
 };
 
 // images: count = info.size() samples of (tile_h, tile_w) floats in [0, 1]; scale in [1, 16].
-TileSheet MakeTileSheet(const std::vector<float>& images, const std::vector<SampleInfo>& info, int tile_h,
-                        int tile_w, bool labels, int scale);
+TileSheet MakeTileSheet(const std::vector<float>& images, const std::vector<SampleInfo>& info, int tile_h, int tile_w,
+                        bool labels, int scale);
 
 // What a tile's label strip says: "LABEL", or "QUERY:LABEL" for a query task.
 std::string TileLabel(const SampleInfo& s);

@@ -38,8 +38,8 @@ Box Moved(Box b, int dy, int dx, int H, int W) {
 TrainShift::TrainShift(std::unique_ptr<Task> inner, int max_shift, std::uint64_t seed)
     : inner_(std::move(inner)), max_shift_(max_shift), seed_(seed) {
   Check(max_shift_ >= 1 && max_shift_ < std::min(inner_->height(), inner_->width()),
-        "option --train-shift: expected 0 (off) to ", std::min(inner_->height(), inner_->width()) - 1,
-        " pixels for a ", inner_->height(), "x", inner_->width(), " canvas, found ", max_shift_);
+        "option --train-shift: expected 0 (off) to ", std::min(inner_->height(), inner_->width()) - 1, " pixels for a ",
+        inner_->height(), "x", inner_->width(), " canvas, found ", max_shift_);
 }
 
 void TrainShift::Offset(std::int64_t index, std::int64_t epoch, int* dy, int* dx) const {

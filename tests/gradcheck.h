@@ -20,9 +20,8 @@ inline double RelError(double a, double n, double floor = 1e-6) {
 // loss() must read x; x is restored afterwards.
 // `floor` is the smallest denominator of the relative error: derivatives far below it are compared
 // absolutely, since central differences resolve them only to about 1e-16 |loss| / eps.
-inline double MaxGradError(const std::function<double()>& loss, double* x, const double* analytic,
-                           std::size_t n, double eps = 1e-5, std::string* where = nullptr,
-                           double floor = 1e-6) {
+inline double MaxGradError(const std::function<double()>& loss, double* x, const double* analytic, std::size_t n,
+                           double eps = 1e-5, std::string* where = nullptr, double floor = 1e-6) {
   double worst = 0.0;
   for (std::size_t i = 0; i < n; ++i) {
     const double keep = x[i];
@@ -36,8 +35,8 @@ inline double MaxGradError(const std::function<double()>& loss, double* x, const
     if (e > worst) {
       worst = e;
       if (where)
-        *where = "index " + std::to_string(i) + ": analytic " + std::to_string(analytic[i]) +
-                 " numeric " + std::to_string(num);
+        *where = "index " + std::to_string(i) + ": analytic " + std::to_string(analytic[i]) + " numeric " +
+                 std::to_string(num);
     }
   }
   return worst;

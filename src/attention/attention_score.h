@@ -40,8 +40,7 @@ double ScoreForward(ScoreKind kind, const T* key, const T* q, const T* v, int a)
 
 // Given de = dL/de: dkey (a) += de de/dkey, dq (a) += de de/dq, dv (a) += de de/dv (additive only).
 template <class T>
-void ScoreBackward(ScoreKind kind, const T* key, const T* q, const T* v, int a, double de, T* dkey, T* dq,
-                   T* dv) {
+void ScoreBackward(ScoreKind kind, const T* key, const T* q, const T* v, int a, double de, T* dkey, T* dq, T* dv) {
   if (kind == ScoreKind::kAdditive) {
     for (int j = 0; j < a; ++j) {
       const double u = std::tanh(static_cast<double>(key[j]) + q[j]);
@@ -69,7 +68,8 @@ void Scores(ScoreKind kind, const T* keys, int K, const T* q, const T* v, int a,
   }
   u.resize(static_cast<std::size_t>(K) * a);
   for (int k = 0; k < K; ++k)
-    for (int j = 0; j < a; ++j) u[static_cast<std::size_t>(k) * a + j] = keys[static_cast<std::ptrdiff_t>(k) * a + j] + q[j];
+    for (int j = 0; j < a; ++j)
+      u[static_cast<std::size_t>(k) * a + j] = keys[static_cast<std::ptrdiff_t>(k) * a + j] + q[j];
   VTanh(u.data(), u.size(), u.data());
   for (int k = 0; k < K; ++k) {
     const T* uk = u.data() + static_cast<std::size_t>(k) * a;

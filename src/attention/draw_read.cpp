@@ -17,7 +17,8 @@ AttentionKind<T> DrawReadKind() {
   k.help = "N x N Gaussian filterbank, N = --patch; --scales k > 1: k concentric filterbanks";
   k.options = {kDrawSigma.Row()};
   k.validate = [](const ExperimentConfig& c) {
-    Check(kDrawSigma.Get(c) >= 0, "option --draw-sigma: expected >= 0 (0 = half the stride), found ", kDrawSigma.Get(c));
+    Check(kDrawSigma.Get(c) >= 0, "option --draw-sigma: expected >= 0 (0 = half the stride), found ",
+          kDrawSigma.Get(c));
   };
   k.make = [](const ExperimentConfig& c, int height, int width) {
     const double s = kDrawSigma.Get(c);

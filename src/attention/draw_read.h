@@ -80,8 +80,8 @@ class DrawRead : public Sensor<T> {
     }
   }
 
-  void Backward(const T* images, int batch, int H, int W, const T* params, const T* dglimpse,
-                T* dparams, T* dimages, SensorCache* cache) const override {
+  void Backward(const T* images, int batch, int H, int W, const T* params, const T* dglimpse, T* dparams, T* dimages,
+                SensorCache* cache) const override {
     std::unique_ptr<SensorCache> local;
     Scratch& s = UseCache<Scratch>(cache, local);
     s.Size(n_, H, W);
@@ -96,7 +96,7 @@ class DrawRead : public Sensor<T> {
         Filters(geo.gx, delta, var, W, s.fx.data(), ex.data(), s.gauss);
         Filters(geo.gy, delta, var, H, s.fy.data(), ey.data(), s.gauss);
         const T* dg = dglimpse + (static_cast<std::ptrdiff_t>(b) * k_ + m) * n_ * n_;
-        Gemm<T>(false, true, H, n_, W, T(1), x, W, s.fx.data(), W, T(0), s.u.data(), n_);  // U = x Fx^T
+        Gemm<T>(false, true, H, n_, W, T(1), x, W, s.fx.data(), W, T(0), s.u.data(), n_);            // U = x Fx^T
         Gemm<T>(false, false, n_, n_, H, T(1), s.fy.data(), H, s.u.data(), n_, T(0), g.data(), n_);  // Fy U
         for (int i = 0; i < n_ * n_; ++i) dgamma += static_cast<double>(dg[i]) * g[i];
         // dFy (N, H) = gamma dG U^T; dU (H, N) = gamma Fy^T dG; dFx (N, W) = dU^T x; dx = dU Fx.
@@ -131,10 +131,10 @@ class DrawRead : public Sensor<T> {
   // The read's working buffers (its SensorCache): filters, products and their gradients, sized for
   // one image; nothing is carried from one batch to the next.
   struct Scratch : SensorCache {
-    std::vector<T> fx, fy, u;              // Fx (N, W), Fy (N, H), U (H, N)
+    std::vector<T> fx, fy, u;                // Fx (N, W), Fy (N, H), U (H, N)
     std::vector<T> dfx, dfy, du, ex, ey, g;  // Backward: dFx, dFy, dU, unnormalised filters, Fy U
-    std::vector<double> gauss;             // one filter row
-    void Size(int n, int H, int W) {       // allocates only when the canvas grows
+    std::vector<double> gauss;               // one filter row
+    void Size(int n, int H, int W) {         // allocates only when the canvas grows
       const auto N = static_cast<std::size_t>(n);
       for (auto* v : {&fx, &dfx, &ex}) v->resize(N * W);
       for (auto* v : {&fy, &dfy, &ey}) v->resize(N * H);
@@ -179,11 +179,12 @@ class DrawRead : public Sensor<T> {
     g.resize(static_cast<std::size_t>(L));
     for (int i = 0; i < n_; ++i) {
       const double mu = centre + Offset(i) * delta;
-      if (!std::isfinite(mu) || !std::isfinite(var)) {  // a diverged read (NaN parameters): a NaN row,
+      if (!std::isfinite(mu) || !std::isfinite(var)) {    // a diverged read (NaN parameters): a NaN row,
         T* row = F + static_cast<std::ptrdiff_t>(i) * L;  // so the read is NaN for the trainer's loss check
         std::fill(row, row + L, std::numeric_limits<T>::quiet_NaN());
-        if (e) std::fill(e + static_cast<std::ptrdiff_t>(i) * L, e + static_cast<std::ptrdiff_t>(i + 1) * L,
-                         std::numeric_limits<T>::quiet_NaN());
+        if (e)
+          std::fill(e + static_cast<std::ptrdiff_t>(i) * L, e + static_cast<std::ptrdiff_t>(i + 1) * L,
+                    std::numeric_limits<T>::quiet_NaN());
         continue;
       }
       const int a0 = static_cast<int>(std::clamp(std::round(mu), 0.0, L - 1.0));

@@ -12,8 +12,9 @@ template <class T>
 AttentionKind<T> FullCanvasCnnKind() {
   AttentionKind<T> k;
   k.name = "cnn";
-  k.help = "control: every glimpse is the whole canvas at full resolution, read by --glimpse-net (conv: a CNN; "
-           "--glimpses 1: no attention at all)";
+  k.help =
+      "control: every glimpse is the whole canvas at full resolution, read by --glimpse-net (conv: a CNN; "
+      "--glimpses 1: no attention at all)";
   k.policy = "centre";  // the location is unused: nothing to learn
   k.make = [](const ExperimentConfig&, int height, int width) {
     Check(height == width, "--attention cnn reads square canvases; this one is ", height, " x ", width);

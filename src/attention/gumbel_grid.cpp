@@ -12,8 +12,9 @@ template <class T>
 AttentionKind<T> GumbelGridKind() {
   AttentionKind<T> k;
   k.name = "gumbel";
-  k.help = "the retina at one of N x N grid centres (--grid), a Gumbel-max sample, trained by the Gumbel-softmax "
-           "straight-through gradient (no REINFORCE)";
+  k.help =
+      "the retina at one of N x N grid centres (--grid), a Gumbel-max sample, trained by the Gumbel-softmax "
+      "straight-through gradient (no REINFORCE)";
   k.options = {kGumbelTau.Row(), kGumbelTauEnd.Row()};
   k.straight_through = true;
   k.validate = [](const ExperimentConfig& c) {

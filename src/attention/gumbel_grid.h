@@ -84,8 +84,8 @@ class GumbelGrid : public Sensor<T> {
  private:
   // The retina's summed-area tables and the backward pass's scratch.
   struct Cache : RetinaCache<T> {
-    std::vector<T> crop;          // (D) one cell's glimpse
-    std::vector<double> y, dy;    // (K) relaxed weights and their gradient
+    std::vector<T> crop;        // (D) one cell's glimpse
+    std::vector<double> y, dy;  // (K) relaxed weights and their gradient
   };
   int n_;
   Retina<T> retina_;

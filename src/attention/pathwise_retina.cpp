@@ -13,8 +13,9 @@ template <class T>
 AttentionKind<T> PathwiseRetinaKind() {
   AttentionKind<T> k;
   k.name = "pathwise";
-  k.help = "retina differentiable in its location: l = mu + --read-std eps, trained by backpropagation "
-           "(no REINFORCE)";
+  k.help =
+      "retina differentiable in its location: l = mu + --read-std eps, trained by backpropagation "
+      "(no REINFORCE)";
   k.options = {kReadStd.Row()};
   k.validate = [](const ExperimentConfig& c) {
     Check(kReadStd.Get(c) >= 0, "option --read-std: expected >= 0, found ", kReadStd.Get(c));

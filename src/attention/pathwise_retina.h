@@ -43,8 +43,8 @@ class PathwiseRetina : public SpatialTransformer<T> {
     Stn::Read(images, batch, H, W, Locations(params, batch, c), glimpse, cache ? cache : &c);
   }
   // d p = d l (1 - l^2).
-  void Backward(const T* images, int batch, int H, int W, const T* params, const T* dglimpse, T* dparams,
-                T* dimages, SensorCache* cache) const override {
+  void Backward(const T* images, int batch, int H, int W, const T* params, const T* dglimpse, T* dparams, T* dimages,
+                SensorCache* cache) const override {
     std::unique_ptr<SensorCache> local;
     Cache& c = UseCache<Cache>(cache, local);
     const T* l = Locations(params, batch, c);

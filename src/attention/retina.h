@@ -29,8 +29,7 @@ using RetinaCache = SummedAreaCache<T>;
 template <class T>
 class Retina : public Sensor<T> {
  public:
-  Retina(int patch, int scales, double unit_pixels = 0.0)
-      : g_(patch), k_(scales), unit_(unit_pixels) {
+  Retina(int patch, int scales, double unit_pixels = 0.0) : g_(patch), k_(scales), unit_(unit_pixels) {
     Check(patch >= 1, "retina patch size must be at least 1, found ", patch);
     Check(scales >= 1 && scales <= 8, "retina scales must be in [1, 8], found ", scales);
     Check(unit_pixels >= 0, "unit-pixels must be >= 0 (0 = half the canvas), found ", unit_pixels);
@@ -72,7 +71,8 @@ class Retina : public Sensor<T> {
     }
     // Far outside the image every patch reads 0: clamped, the corner stays an int.
     const double reach = static_cast<double>(g_) * (1 << k_) + 1;
-    const double cx = std::clamp(W / 2.0 + x * ux, -reach, W + reach), cy = std::clamp(H / 2.0 + y * uy, -reach, H + reach);
+    const double cx = std::clamp(W / 2.0 + x * ux, -reach, W + reach),
+                 cy = std::clamp(H / 2.0 + y * uy, -reach, H + reach);
     for (int s = 0; s < k_; ++s) {
       const int f = 1 << s, size = g_ * f;
       const int x0 = static_cast<int>(std::floor(cx - size / 2.0 + 0.5));

@@ -65,9 +65,8 @@ class Sensor {
   // Training progress in [0, 1] (step / total steps), set before each training step, for a sensor
   // with a schedule (the Gumbel read's temperature); the only state a sensor may keep.
   virtual void SetProgress(double /*fraction*/) {}
-  virtual void Backward(const T* /*images*/, int /*batch*/, int /*height*/, int /*width*/,
-                        const T* /*params*/, const T* /*dglimpse*/, T* /*dparams*/, T* /*dimages*/,
-                        SensorCache* /*cache*/) const {
+  virtual void Backward(const T* /*images*/, int /*batch*/, int /*height*/, int /*width*/, const T* /*params*/,
+                        const T* /*dglimpse*/, T* /*dparams*/, T* /*dimages*/, SensorCache* /*cache*/) const {
     throw std::logic_error(name() + " is not differentiable: its read parameters are learned by REINFORCE");
   }
 };

@@ -4,7 +4,8 @@
 
 namespace glimpse {
 
-const KindOption<bool> kSoftGate{"soft-gate", "sensor", "soft: gate the context with a sigmoid of the core state", true};
+const KindOption<bool> kSoftGate{"soft-gate", "sensor", "soft: gate the context with a sigmoid of the core state",
+                                 true};
 
 template <class T>
 AttentionKind<T> SoftAttentionKind() {

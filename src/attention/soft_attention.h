@@ -80,8 +80,8 @@ class SoftAttention : public Sensor<T> {
     }
   }
 
-  void Backward(const T* images, int batch, int H, int W, const T* params, const T* dglimpse, T* dparams,
-                T* dimages, SensorCache* cache) const override {
+  void Backward(const T* images, int batch, int H, int W, const T* params, const T* dglimpse, T* dparams, T* dimages,
+                SensorCache* cache) const override {
     std::unique_ptr<SensorCache> local;
     Cache& c = UseCache<Cache>(cache, local);
     Ensure(images, batch, H, W, c);

@@ -17,9 +17,9 @@
 //   source point, as wide as the grid's step there (the bounding box of the step vectors
 //   A (2 / (g - 1), 0) and A (0, 2 / (g - 1)) in pixels), and never narrower than one pixel, where
 //   it is bilinear interpolation between pixel centres (the identity at g = image size reads the
-//   image exactly; a 12 x 12 identity read of 60 x 60 is its 5.4-pixel block means). Computed from the image's summed-area table (summed_area.h): four
-//   interpolated lookups per sample, whatever the box's size; differentiable in the position and
-//   the width, so the transform's gradient sees every stroke under the glimpse.
+//   image exactly; a 12 x 12 identity read of 60 x 60 is its 5.4-pixel block means). Computed from the image's
+//   summed-area table (summed_area.h): four interpolated lookups per sample, whatever the box's size; differentiable in
+//   the position and the width, so the transform's gradient sees every stroke under the glimpse.
 //
 // The read network starts at A = s0 I, t = 0 (InitialParams): s0 = 1 reads the whole canvas at the
 // finest scale (the identity); s0 = 2^-(k-1) (kWhole start) makes the coarsest scale the whole
@@ -70,22 +70,23 @@ class SpatialTransformer : public Sensor<T> {
     return sampler_ == Sampler::kBox ? std::make_unique<SummedAreaCache<T>>() : nullptr;
   }
   void Prepare(const T* images, int batch, int H, int W, SensorCache* cache) const override {
-    if (sampler_ == Sampler::kBox && cache) BuildSummedAreaTables(images, batch, H, W, static_cast<SummedAreaCache<T>&>(*cache));
+    if (sampler_ == Sampler::kBox && cache)
+      BuildSummedAreaTables(images, batch, H, W, static_cast<SummedAreaCache<T>&>(*cache));
   }
 
   void Read(const T* images, int batch, int H, int W, const T* params, T* glimpse, SensorCache* cache) const override {
     Run(images, batch, H, W, params, glimpse, nullptr, nullptr, nullptr, cache);
   }
 
-  void Backward(const T* images, int batch, int H, int W, const T* params, const T* dglimpse,
-                T* dparams, T* dimages, SensorCache* cache) const override {
+  void Backward(const T* images, int batch, int H, int W, const T* params, const T* dglimpse, T* dparams, T* dimages,
+                SensorCache* cache) const override {
     Run(images, batch, H, W, params, nullptr, dglimpse, dparams, dimages, cache);
   }
 
  private:
   // Forward (glimpse != null) or backward (dglimpse != null) over the batch.
-  void Run(const T* images, int batch, int H, int W, const T* params, T* glimpse, const T* dglimpse,
-           T* dparams, T* dimages, SensorCache* cache) const {
+  void Run(const T* images, int batch, int H, int W, const T* params, T* glimpse, const T* dglimpse, T* dparams,
+           T* dimages, SensorCache* cache) const {
     std::unique_ptr<SensorCache> local;
     const SummedAreaCache<T>* tables =
         sampler_ == Sampler::kBox ? &TablesFor(images, batch, H, W, cache, local) : nullptr;
@@ -143,7 +144,9 @@ class SpatialTransformer : public Sensor<T> {
               const double xc = std::clamp(xp, -2.0, W + 1.0), yc = std::clamp(yp, -2.0, H + 1.0);
               const int x0 = static_cast<int>(std::floor(xc)), y0 = static_cast<int>(std::floor(yc));
               const double fx = xc - x0, fy = yc - y0;
-              auto pix = [&](int y, int x) -> double { return (y >= 0 && y < H && x >= 0 && x < W) ? img[y * W + x] : 0.0; };
+              auto pix = [&](int y, int x) -> double {
+                return (y >= 0 && y < H && x >= 0 && x < W) ? img[y * W + x] : 0.0;
+              };
               const double v00 = pix(y0, x0), v01 = pix(y0, x0 + 1), v10 = pix(y0 + 1, x0), v11 = pix(y0 + 1, x0 + 1);
               if (glimpse) {
                 glimpse[o] = static_cast<T>((1 - fy) * ((1 - fx) * v00 + fx * v01) + fy * ((1 - fx) * v10 + fx * v11));

@@ -24,9 +24,7 @@ struct SummedAreaCache : SensorCache {
   const T* images = nullptr;
   int batch = 0, height = 0, width = 0;
   // True when the tables were built from exactly these images (the first `batch` of them).
-  bool Holds(const T* im, int b, int H, int W) const {
-    return im == images && b <= batch && H == height && W == width;
-  }
+  bool Holds(const T* im, int b, int H, int W) const { return im == images && b <= batch && H == height && W == width; }
   const double* Table(int b) const { return sat.data() + static_cast<std::size_t>(b) * (height + 1) * (width + 1); }
 };
 
@@ -73,7 +71,7 @@ struct Integral {
   double F, Fx, Fy;
 };
 inline Integral IntegralAt(const double* S, int H, int W, double x, double y) {
-  const bool inx = x > 0 && x < W, iny = y > 0 && y < H;
+  const bool inx = x > 0 && x<W, iny = y> 0 && y < H;
   x = std::clamp(x, 0.0, static_cast<double>(W));
   y = std::clamp(y, 0.0, static_cast<double>(H));
   const int X0 = std::min(static_cast<int>(x), W - 1), Y0 = std::min(static_cast<int>(y), H - 1);

@@ -5,9 +5,8 @@
 #include <chrono>
 #include <iomanip>
 #include <iostream>
-#include <sstream>
-
 #include <set>
+#include <sstream>
 
 #include "envs/tasks.h"
 #include "src/attention/attentions.h"
@@ -69,7 +68,8 @@ double BenchSensors(int batch, int patch) {
       for (auto& v : images) v = static_cast<float>(rng.Uniform());
       const int P = sensor->param_size();
       const std::vector<float> start = sensor->InitialParams();
-      std::vector<float> params(static_cast<std::size_t>(batch) * P), out(static_cast<std::size_t>(batch) * sensor->glimpse_size());
+      std::vector<float> params(static_cast<std::size_t>(batch) * P),
+          out(static_cast<std::size_t>(batch) * sensor->glimpse_size());
       for (std::size_t i = 0; i < params.size(); ++i)
         params[i] = static_cast<float>(rng.Uniform(-0.5, 0.5)) + (start.empty() ? 0.0f : start[i % P]);
       std::vector<float> dparams(params.size());
@@ -110,10 +110,9 @@ void PrintBlasFloor(const GemmStats& gemm, int steps, int batch, int threads, do
   const double peak = MeasureSgemmPeak();
   SetBlasThreads(was);
   const double floor_rate = peak * 1e9 / flop_per_image;
-  std::cout << std::fixed << std::setprecision(2) << "matrix products: " << flop_per_image / 1e6
-            << " MFLOP per image, " << gemm.calls / steps << " per step, " << std::setprecision(1)
-            << gemm.flops / gemm.seconds / 1e9 << " GFLOP/s per calling thread (" << was << " BLAS thread"
-            << (was == 1 ? "" : "s") << " each)\n"
+  std::cout << std::fixed << std::setprecision(2) << "matrix products: " << flop_per_image / 1e6 << " MFLOP per image, "
+            << gemm.calls / steps << " per step, " << std::setprecision(1) << gemm.flops / gemm.seconds / 1e9
+            << " GFLOP/s per calling thread (" << was << " BLAS thread" << (was == 1 ? "" : "s") << " each)\n"
             << "sgemm peak (1024^3, " << threads << " threads): " << peak << " GFLOP/s; BLAS floor "
             << std::setprecision(0) << floor_rate << " images/s; this run " << std::setprecision(1)
             << 100 * rate / floor_rate << "% of it\n";
@@ -122,10 +121,9 @@ void PrintBlasFloor(const GemmStats& gemm, int steps, int batch, int threads, do
   for (std::size_t i = 0; i < gemm.shapes.size() && i < 6; ++i) {
     const GemmShape& s = gemm.shapes[i];
     std::cout << "  " << std::setw(4) << s.m << " x " << std::setw(4) << s.n << " x " << std::setw(4) << s.k
-              << (s.trans_a ? " A^T" : "    ") << (s.trans_b ? " B^T" : "    ") << std::setprecision(1)
-              << std::setw(6) << static_cast<double>(s.calls) / steps << "/step " << std::setw(5)
-              << 100 * s.seconds / gemm.seconds << "% " << std::setw(6)
-              << 2.0 * s.m * s.n * s.k * s.calls / s.seconds / 1e9 << " GFLOP/s\n";
+              << (s.trans_a ? " A^T" : "    ") << (s.trans_b ? " B^T" : "    ") << std::setprecision(1) << std::setw(6)
+              << static_cast<double>(s.calls) / steps << "/step " << std::setw(5) << 100 * s.seconds / gemm.seconds
+              << "% " << std::setw(6) << 2.0 * s.m * s.n * s.k * s.calls / s.seconds / 1e9 << " GFLOP/s\n";
   }
 }
 
@@ -136,8 +134,8 @@ int RunBench(int argc, char** argv) {
   desc.add_options()("help,h", "show this help")(
       "what", po::value<std::string>()->default_value("train"),
       "train: training images/s of the configured model; env: task generation speed; sensors: "
-      "microseconds per read for each sensor and canvas size")(
-      "images", po::value<int>()->default_value(20000), "images to process")(
+      "microseconds per read for each sensor and canvas size")("images", po::value<int>()->default_value(20000),
+                                                               "images to process")(
       "profile", "train: also print the time per phase (task, sensor, forward, loss, backward, optimizer)")(
       "config", po::value<std::string>(), "INI file with experiment options");
   po::variables_map vm;
@@ -184,9 +182,9 @@ int RunBench(int argc, char** argv) {
       line("matrix products (all)", gemm.seconds);
       PrintBlasFloor(gemm, steps, cfg.batch, ResolvedThreads(cfg), rate);
     }
-    std::cout << cfg.env << ", --attention " << cfg.attention << ", " << cfg.glimpses << " glimpses of "
-              << cfg.scales << " x " << cfg.patch << "x" << cfg.patch << ", batch " << cfg.batch << ", "
-              << cfg.samples << " sample(s), core " << cfg.core << ", " << steps << " steps\n";
+    std::cout << cfg.env << ", --attention " << cfg.attention << ", " << cfg.glimpses << " glimpses of " << cfg.scales
+              << " x " << cfg.patch << "x" << cfg.patch << ", batch " << cfg.batch << ", " << cfg.samples
+              << " sample(s), core " << cfg.core << ", " << steps << " steps\n";
     std::cout << "images_per_s=" << std::fixed << std::setprecision(0) << rate << "\n";
     return 0;
   }
@@ -203,9 +201,8 @@ int RunBench(int argc, char** argv) {
     }
     const double rate = BenchTask(*task, images, cfg.batch);
     const double us_per_batch = 1e6 * cfg.batch / rate;
-    std::cout << std::left << std::setw(14) << name << " images_per_s=" << std::fixed
-              << std::setprecision(0) << rate << "  (" << std::setprecision(1) << us_per_batch
-              << " us per batch of " << cfg.batch << ")\n";
+    std::cout << std::left << std::setw(14) << name << " images_per_s=" << std::fixed << std::setprecision(0) << rate
+              << "  (" << std::setprecision(1) << us_per_batch << " us per batch of " << cfg.batch << ")\n";
     slowest = slowest == 0 ? rate : std::min(slowest, rate);
   }
   std::cout << "images_per_s=" << std::fixed << std::setprecision(0) << slowest << "\n";

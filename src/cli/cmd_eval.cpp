@@ -7,26 +7,26 @@
 // seed, with the same digits and weights: how much an error owes to the one fixed draw of its canvases.
 #include <cmath>
 #include <ctime>
-#include <iomanip>
 #include <fstream>
+#include <iomanip>
 #include <iostream>
 #include <memory>
 
 #include "src/cli/commands.h"
 #include "src/cli/options.h"
 #include "src/core/config.h"
-#include "src/train/run_config.h"
 #include "src/core/error.h"
 #include "src/core/version.h"
-#include "src/train/trainer.h"
 #include "src/store/writer_lock.h"
+#include "src/train/run_config.h"
+#include "src/train/trainer.h"
 
 namespace glimpse::cli {
 
 int RunEval(int argc, char** argv) {
   po::options_description desc("eval options");
-  desc.add_options()("help,h", "show this help")(
-      "run", po::value<std::string>()->required(), "run file (HDF5) to evaluate")(
+  desc.add_options()("help,h", "show this help")("run", po::value<std::string>()->required(),
+                                                 "run file (HDF5) to evaluate")(
       "split", po::value<std::string>()->default_value("test"), "test|val")(
       "samples", po::value<int>()->default_value(1),
       "M = 1: the policy mean; M > 1: average the class probabilities of M sampled episodes")(
@@ -42,7 +42,8 @@ int RunEval(int argc, char** argv) {
       "also write each image's label and answer to this CSV file (index,label,answer), in split order: two "
       "runs evaluated on the same canvases compare image by image (scripts/results.py --paired)")(
       "no-record", "do not append the result to the run file's /evaluations")(
-      "record", "append it to a slim copy too (the files committed beside results are slim copies, left as they "
+      "record",
+      "append it to a slim copy too (the files committed beside results are slim copies, left as they "
       "are by default, so evaluating a checkout's results leaves it clean)")(
       "wait", po::value<double>()->default_value(60),
       "seconds to wait for the run file's writer lock (another eval recording, a training run) before "
@@ -105,10 +106,8 @@ int RunEval(int argc, char** argv) {
     Check(static_cast<bool>(out), "--predictions: writing '", csv, "' failed");
   }
   std::cout << path << ": " << which << " checkpoint (epoch " << epoch << "), " << r.images << " " << split_name
-            << " images, "
-            << describe << ", M = " << samples
-            << (vm.count("canvas-seed") ? ", canvases of seed " + std::to_string(canvas_seed) : std::string())
-            << "\n";
+            << " images, " << describe << ", M = " << samples
+            << (vm.count("canvas-seed") ? ", canvases of seed " + std::to_string(canvas_seed) : std::string()) << "\n";
   if (record) {  // every number quoted can be read back from the file; a failure to record is an error
     try {
       RunFile file(path, RunFile::Mode::kReadWrite, wait_s);

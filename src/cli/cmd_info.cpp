@@ -3,19 +3,19 @@
 #include <thread>
 
 #include "envs/dataset.h"
-#include "src/core/version.h"
 #include "src/cli/commands.h"
 #include "src/cli/options.h"
 #include "src/core/blas.h"
 #include "src/core/machine.h"
 #include "src/core/usable_cores.h"
+#include "src/core/version.h"
 
 namespace glimpse::cli {
 
 int RunInfo(int argc, char** argv) {
   po::options_description desc("info options");
-  desc.add_options()("help,h", "show this help")(
-      "dataset", po::value<std::string>()->default_value("mnist"), "mnist|fashion")(
+  desc.add_options()("help,h", "show this help")("dataset", po::value<std::string>()->default_value("mnist"),
+                                                 "mnist|fashion")(
       "data-dir", po::value<std::string>()->default_value(""),
       "folder with the four IDX files (default: data/mnist for mnist, "
       "/usr/share/datasets/fashion-mnist for fashion)");
@@ -30,8 +30,8 @@ int RunInfo(int argc, char** argv) {
   std::string dir = vm["data-dir"].as<std::string>();
   if (dir.empty()) dir = DefaultDataDir(vm["dataset"].as<std::string>());
   const DigitDataset d = LoadDigitDataset(dir);
-  std::cout << "data " << dir << ": train " << d.train_images.count << " x " << d.train_images.rows
-            << "x" << d.train_images.cols << ", test " << d.test_images.count << "\n";
+  std::cout << "data " << dir << ": train " << d.train_images.count << " x " << d.train_images.rows << "x"
+            << d.train_images.cols << ", test " << d.test_images.count << "\n";
   return 0;
 }
 

@@ -21,20 +21,20 @@ namespace glimpse::cli {
 
 int RunRender(int argc, char** argv) {
   po::options_description desc("render options");
-  desc.add_options()("help,h", "show this help")(
-      "config", po::value<std::string>(), "INI file of experiment options (command-line values win)")(
+  desc.add_options()("help,h", "show this help")("config", po::value<std::string>(),
+                                                 "INI file of experiment options (command-line values win)")(
       "count", po::value<int>()->default_value(16), "number of samples")(
       "start", po::value<std::int64_t>()->default_value(0), "index of the first sample in the split")(
       "epoch", po::value<std::int64_t>()->default_value(0), "training epoch (train samples differ by epoch)")(
       "split", po::value<std::string>()->default_value("train"), "train|val|test")(
       "out", po::value<std::string>()->required(), "PNG file to write, or FILE.npy: the samples as float32")(
       "scale", po::value<int>()->default_value(1), "PNG: enlarge the picture this many times (1..16)")(
-      "labels", "PNG: write each sample's answer under it (strip5: query:answer)")(
-      "force", "overwrite an existing --out");
+      "labels", "PNG: write each sample's answer under it (strip5: query:answer)")("force",
+                                                                                   "overwrite an existing --out");
   po::variables_map vm;
   ExperimentConfig cfg;
-  if (!ParseWithConfig(argc, argv, desc, "glimpse render --env NAME --count N --seed S --out FILE.png|FILE.npy",
-                       vm, cfg))
+  if (!ParseWithConfig(argc, argv, desc, "glimpse render --env NAME --count N --seed S --out FILE.png|FILE.npy", vm,
+                       cfg))
     return 0;
   const int count = vm["count"].as<int>();
   CheckRange(count, 1, 4096, "option --count");
@@ -59,8 +59,10 @@ int RunRender(int argc, char** argv) {
     info[i] = task->Render(split, (start + i) % task->size(split), epoch,
                            images.data() + static_cast<std::size_t>(i) * task->pixels());
   if (npy) {
-    WriteNpyFloat32(out, {static_cast<std::size_t>(count), static_cast<std::size_t>(task->height()),
-                          static_cast<std::size_t>(task->width())}, images.data());
+    WriteNpyFloat32(out,
+                    {static_cast<std::size_t>(count), static_cast<std::size_t>(task->height()),
+                     static_cast<std::size_t>(task->width())},
+                    images.data());
     std::cout << "labels:";
     for (const SampleInfo& s : info) std::cout << " " << s.label;
     std::cout << "\nwrote " << out << " (" << count << " " << kind.name << " samples, float32)\n";

@@ -23,11 +23,10 @@ namespace glimpse::cli {
 
 int RunSlim(int argc, char** argv) {
   po::options_description desc("slim options");
-  desc.add_options()("help,h", "show this help")(
-      "run", po::value<std::string>()->required(), "run file to copy")(
-      "out", po::value<std::string>()->required(), "the small copy to write")(
-      "force", "overwrite an existing --out")(
-      "curves-only", "keep the series, evaluations and trajectories but no parameters (a screen's copy: it "
+  desc.add_options()("help,h", "show this help")("run", po::value<std::string>()->required(), "run file to copy")(
+      "out", po::value<std::string>()->required(), "the small copy to write")("force", "overwrite an existing --out")(
+      "curves-only",
+      "keep the series, evaluations and trajectories but no parameters (a screen's copy: it "
       "summarizes and plots, eval refuses it); about a seventh of a slim copy of an mnist28 run");
   po::variables_map vm;
   if (!ParseOrHelp(argc, argv, desc, vm, "glimpse slim --run RUN.h5 --out SMALL.h5 [--force] [--curves-only]"))
@@ -66,9 +65,10 @@ int RunSlim(int argc, char** argv) {
     file.CopyTo(out, skip, vm.count("force") > 0, [&](RunFile& copy) {
       if (curves_only) {  // the epochs done are the checkpoint's, which is left out
         copy.SetAttribute("/", "epochs_done", std::to_string(epochs));
-        copy.SetAttribute("/", "slim", "a curves-only copy made by glimpse slim --curves-only from '" + in +
-                                           "': no parameters, so it summarizes and plots but cannot be evaluated "
-                                           "or resumed");
+        copy.SetAttribute("/", "slim",
+                          "a curves-only copy made by glimpse slim --curves-only from '" + in +
+                              "': no parameters, so it summarizes and plots but cannot be evaluated "
+                              "or resumed");
         return;
       }
       // The optimizer state is left out, and so are its digests; a run from before digests gets one.
@@ -79,9 +79,10 @@ int RunSlim(int argc, char** argv) {
         copy.SetAttribute(slot, "digest:params", DigestOf(params.data(), params.size() * sizeof(float)));
       }
       if (same_params) copy.HardLink(slot + "/params", std::string(kBestGroup) + "/params");
-      copy.SetAttribute("/", "slim", "a copy made by glimpse slim from '" + in +
-                                         "': the optimizer state and the spare checkpoint are left out, so "
-                                         "it evaluates and plots but cannot be resumed");
+      copy.SetAttribute("/", "slim",
+                        "a copy made by glimpse slim from '" + in +
+                            "': the optimizer state and the spare checkpoint are left out, so "
+                            "it evaluates and plots but cannot be resumed");
     });
   }
   const auto size = [](const std::string& p) { return static_cast<double>(std::filesystem::file_size(p)) / 1e6; };

@@ -21,13 +21,13 @@
 #include <sstream>
 
 #include "src/cli/commands.h"
-#include "src/store/writer_lock.h"
 #include "src/cli/options.h"
-#include "src/train/run_config.h"
-#include "src/store/run_attributes.h"
 #include "src/core/error.h"
 #include "src/core/stats.h"
 #include "src/store/checkpoint.h"
+#include "src/store/run_attributes.h"
+#include "src/store/writer_lock.h"
+#include "src/train/run_config.h"
 
 namespace glimpse::cli {
 namespace {
@@ -36,8 +36,10 @@ namespace {
 std::string Diagnostic(double v, bool scientific) {
   if (!std::isfinite(v)) return "-";
   std::ostringstream os;
-  if (scientific) os << std::scientific << std::setprecision(2) << v;
-  else os << std::fixed << std::setprecision(3) << v;
+  if (scientific)
+    os << std::scientific << std::setprecision(2) << v;
+  else
+    os << std::fixed << std::setprecision(3) << v;
   return os.str();
 }
 
@@ -98,10 +100,11 @@ std::vector<std::string> ExpandRuns(const std::vector<std::string>& args) {
       std::error_code ec;
       if (!fs::is_directory(d, ec)) continue;
       for (const auto& e : fs::directory_iterator(d, ec))
-        if (e.is_regular_file() && e.path().extension() == ".h5") by_name[e.path().filename().string()] = e.path().string();
+        if (e.is_regular_file() && e.path().extension() == ".h5")
+          by_name[e.path().filename().string()] = e.path().string();
     }
-    Check(!by_name.empty(), "'", a, "' is neither a run file nor an experiment with run files in ",
-          dir.string(), " or ", (dir / "runs").string());
+    Check(!by_name.empty(), "'", a, "' is neither a run file nor an experiment with run files in ", dir.string(),
+          " or ", (dir / "runs").string());
     for (const auto& [name, path] : by_name) out.push_back(path);
   }
   return out;
@@ -155,8 +158,8 @@ int RunSummarize(int argc, char** argv) {
   std::cout << "| run | epochs | best val error % (epoch) | its test error % (M=1) | last val / test % | images | "
                "images/s | grad var | grad SNR | parameters | other (best evaluation, %) |";
   if (reach)
-    std::cout << " images to " << reach_head << " val | training TFLOP to it | test % then | train min to " << reach_head
-              << " (earlier evaluations included) | wall min to the end of that evaluation |";
+    std::cout << " images to " << reach_head << " val | training TFLOP to it | test % then | train min to "
+              << reach_head << " (earlier evaluations included) | wall min to the end of that evaluation |";
   std::cout << "\n|---|---|---|---|---|---|---|---|---|---|---|" << (reach ? "---|---|---|---|---|" : "") << "\n";
   // Runs that differ only in seed: each one's best evaluation (validation-selected), pooled below.
   std::map<std::string, std::vector<std::size_t>> groups;
@@ -181,16 +184,18 @@ int RunSummarize(int argc, char** argv) {
     const double rate = wall.empty() || wall.back() <= 0 ? NAN : n_img / wall.back();
     rates[i] = rate, walls[i] = wall.empty() ? NAN : wall.back();
     finished[i] = done >= cfg.epochs || attrs.count(kStoppedAtTarget) > 0;
-    const std::size_t best = val.empty() ? 0 : static_cast<std::size_t>(std::min_element(val.begin(), val.end()) - val.begin());
+    const std::size_t best =
+        val.empty() ? 0 : static_cast<std::size_t>(std::min_element(val.begin(), val.end()) - val.begin());
     const auto epochs = f.SeriesLength("/eval") ? f.ReadSeries("/eval", "epoch") : std::vector<double>{};
     std::cout << "| " << path << " | " << done << "/" << cfg.epochs << " | ";
     if (!val.empty()) best_val[i] = val[best], best_test[i] = test[best];
-    if (val.empty()) std::cout << "- | - | - | ";
+    if (val.empty())
+      std::cout << "- | - | - | ";
     else
-      std::cout << Percent(val[best]) << " (" << static_cast<long>(epochs[best]) << ") | " << Percent(test[best]) << " | "
-                << Percent(val.back()) << " / " << Percent(test.back()) << " | ";
-    std::cout << std::fixed << std::setprecision(0) << n_img << " | " << rate << " | "
-              << Diagnostic(MeanOf(gv), true) << " | " << Diagnostic(MeanOf(snr), false) << " | "
+      std::cout << Percent(val[best]) << " (" << static_cast<long>(epochs[best]) << ") | " << Percent(test[best])
+                << " | " << Percent(val.back()) << " / " << Percent(test.back()) << " | ";
+    std::cout << std::fixed << std::setprecision(0) << n_img << " | " << rate << " | " << Diagnostic(MeanOf(gv), true)
+              << " | " << Diagnostic(MeanOf(snr), false) << " | "
               << (attrs.count("parameters") ? attrs.at("parameters") : std::string()) << " |";
     // Further metrics an agent logs (strip5: test_peak), as "name value".
     std::string other;
@@ -228,14 +233,19 @@ int RunSummarize(int argc, char** argv) {
         // The products' FLOPs of the images trained so far (runs made before it was measured: "-").
         const auto mflop = attrs.find(kTrainMflopPerImage);
         std::ostringstream tflop;
-        if (mflop == attrs.end()) tflop << "-";
-        else tflop << std::fixed << std::setprecision(1) << img * std::stod(mflop->second) / 1e6;
+        if (mflop == attrs.end())
+          tflop << "-";
+        else
+          tflop << std::fixed << std::setprecision(1) << img * std::stod(mflop->second) / 1e6;
         std::cout << " " << std::fixed << std::setprecision(0) << img << " (epoch " << static_cast<long>(epochs[e])
-                  << ") | " << tflop.str() << " | " << Percent(reach_test[i]) << " | " << std::setprecision(1) << train_s / 60 << " | ";
+                  << ") | " << tflop.str() << " | " << Percent(reach_test[i]) << " | " << std::setprecision(1)
+                  << train_s / 60 << " | ";
         // eval_s is cumulative: this evaluation's own seconds are its step over the previous row.
         const double this_eval = own && e > 0 ? eval_s - f.ReadSeries("/eval", "eval_s")[e - 1] : eval_s;
-        if (std::isfinite(this_eval)) std::cout << (train_s + this_eval) / 60;
-        else std::cout << "-";
+        if (std::isfinite(this_eval))
+          std::cout << (train_s + this_eval) / 60;
+        else
+          std::cout << "-";
         std::cout << " |";
       }
     }
@@ -263,8 +273,10 @@ int RunSummarize(int argc, char** argv) {
     }
     const SeedStats sv = Summarize(v), st = Summarize(t);
     std::cout << "| " << names << " | " << st.n << " | " << MeanStd(sv) << " | " << MeanStd(st) << " | ";
-    if (st.n >= 2) std::cout << "[" << Percent(st.mean - st.ci95) << ", " << Percent(st.mean + st.ci95) << "]";
-    else std::cout << "-";
+    if (st.n >= 2)
+      std::cout << "[" << Percent(st.mean - st.ci95) << ", " << Percent(st.mean + st.ci95) << "]";
+    else
+      std::cout << "-";
     const SeedStats sr = Summarize(r), sw = Summarize(w);
     std::cout << " | " << std::fixed << std::setprecision(0) << sr.mean;
     if (sr.n >= 2) std::cout << " +- " << sr.std;
@@ -278,7 +290,8 @@ int RunSummarize(int argc, char** argv) {
           ri.push_back(reach_images[i]), rm.push_back(reach_min[i]), rt.push_back(reach_test[i]);
       const SeedStats si = Summarize(ri), sm = Summarize(rm), stt = Summarize(rt);
       std::cout << " " << ri.size() << " of " << members.size() << " | ";
-      if (si.n == 0) std::cout << "- | - | - |";
+      if (si.n == 0)
+        std::cout << "- | - | - |";
       else {
         std::cout << std::setprecision(0) << si.mean;
         if (si.n >= 2) std::cout << " +- " << si.std;

@@ -6,8 +6,8 @@
 
 #include "src/cli/commands.h"
 #include "src/cli/config_options.h"
-#include "src/train/run_config.h"
 #include "src/core/error.h"
+#include "src/train/run_config.h"
 #include "src/train/trainer.h"
 
 namespace glimpse::cli {
@@ -19,9 +19,8 @@ struct Resumable {
   const char* name;
   bool stored;
 };
-constexpr Resumable kResumable[] = {{"epochs", true},     {"threads", false},  {"parallel", false},
-                                    {"log-every", false}, {"data-dir", false}, {"denormals", true},
-                                    {"test-every", true}};
+constexpr Resumable kResumable[] = {{"epochs", true},    {"threads", false},  {"parallel", false}, {"log-every", false},
+                                    {"data-dir", false}, {"denormals", true}, {"test-every", true}};
 
 const Resumable* FindResumable(const std::string& name) {
   for (const Resumable& r : kResumable)
@@ -53,10 +52,9 @@ void PrintFinal(Trainer& t, bool test) {
 
 int RunTrain(int argc, char** argv) {
   po::options_description desc("train options");
-  desc.add_options()("help,h", "show this help")(
-      "config", po::value<std::string>(), "INI file of experiment options (command-line values win)")(
-      "out", po::value<std::string>(), "run file to write (HDF5)")(
-      "force", "overwrite an existing --out")(
+  desc.add_options()("help,h", "show this help")("config", po::value<std::string>(),
+                                                 "INI file of experiment options (command-line values win)")(
+      "out", po::value<std::string>(), "run file to write (HDF5)")("force", "overwrite an existing --out")(
       "resume", po::value<std::string>(), "continue this run file from its last checkpoint");
   po::variables_map vm;
   ExperimentConfig cfg;

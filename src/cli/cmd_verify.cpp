@@ -32,8 +32,8 @@ int RunVerify(int argc, char** argv) {
       continue;
     }
     ++damaged;
-    std::cout << run << ": DAMAGED or unprotected (" << problems.size() << " problem" << (problems.size() > 1 ? "s" : "")
-              << ")\n";
+    std::cout << run << ": DAMAGED or unprotected (" << problems.size() << " problem"
+              << (problems.size() > 1 ? "s" : "") << ")\n";
     for (const auto& p : problems) std::cout << "  " << p << "\n";
   }
   const auto total = vm["runs"].as<std::vector<std::string>>().size();

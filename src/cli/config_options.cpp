@@ -32,8 +32,8 @@ void ApplyGiven(const po::variables_map& vm, ExperimentConfig& config) {
     if (vm.count(s.name)) s.set(config, vm[s.name].as<std::string>());
 }
 
-bool ParseWithConfig(int argc, char** argv, const po::options_description& extra,
-                     const std::string& usage, po::variables_map& vm, ExperimentConfig& config) {
+bool ParseWithConfig(int argc, char** argv, const po::options_description& extra, const std::string& usage,
+                     po::variables_map& vm, ExperimentConfig& config) {
   const po::options_description cfg = ConfigDescription();
   po::options_description all(100, 50);
   all.add(extra).add(cfg);
@@ -47,7 +47,8 @@ bool ParseWithConfig(int argc, char** argv, const po::options_description& extra
     std::error_code ec;
     Check(!std::filesystem::is_directory(path, ec), "--config '", path, "' is a folder; it takes an INI file",
           std::filesystem::exists(std::filesystem::path(path) / "config.ini", ec)
-              ? " (" + (std::filesystem::path(path) / "config.ini").string() + "?)" : std::string());
+              ? " (" + (std::filesystem::path(path) / "config.ini").string() + "?)"
+              : std::string());
     std::ifstream f(path);
     Check(static_cast<bool>(f), "cannot open config file '", path, "'");
     // Stored after the command line, so command-line values win.

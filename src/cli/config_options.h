@@ -15,8 +15,8 @@ po::options_description ConfigDescription();
 
 // Parses argv with `extra` (command-specific options) plus the config options; reads --config FILE if
 // `extra` declares it and it is given. Returns false after printing help for --help.
-bool ParseWithConfig(int argc, char** argv, const po::options_description& extra,
-                     const std::string& usage, po::variables_map& vm, ExperimentConfig& config);
+bool ParseWithConfig(int argc, char** argv, const po::options_description& extra, const std::string& usage,
+                     po::variables_map& vm, ExperimentConfig& config);
 
 // The config options given explicitly in vm, applied to config.
 void ApplyGiven(const po::variables_map& vm, ExperimentConfig& config);

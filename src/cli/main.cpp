@@ -7,9 +7,9 @@
 #include <iostream>
 #include <new>
 
-#include "src/core/version.h"
 #include "src/cli/commands.h"
 #include "src/core/error.h"
+#include "src/core/version.h"
 #include "src/store/run_file.h"
 
 namespace {
@@ -18,8 +18,7 @@ void PrintUsage(std::ostream& os) {
   os << "usage: glimpse <command> [options]      (glimpse <command> --help for its options)\n\n"
         "commands:\n";
   for (const auto& c : glimpse::cli::Commands())
-    os << "  " << c.name << std::string(c.name.size() < 8 ? 8 - c.name.size() : 1, ' ')
-       << c.summary << "\n";
+    os << "  " << c.name << std::string(c.name.size() < 8 ? 8 - c.name.size() : 1, ' ') << c.summary << "\n";
   os << "\n  --version  print the version and the source commit\n";
 }
 
@@ -28,8 +27,7 @@ void PrintUsage(std::ostream& os) {
 int main(int argc, char** argv) {
   // A file-size limit (ulimit -f) must fail a write with an error, not kill the process.
   std::signal(SIGXFSZ, SIG_IGN);
-  if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h") ||
-      !std::strcmp(argv[1], "help")) {
+  if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h") || !std::strcmp(argv[1], "help")) {
     PrintUsage(argc < 2 ? std::cerr : std::cout);
     return argc < 2 ? 2 : 0;
   }
@@ -43,8 +41,7 @@ int main(int argc, char** argv) {
     try {
       rc = c.run(argc - 1, argv + 1);
     } catch (const boost::program_options::error& e) {
-      std::cerr << "glimpse " << c.name << ": " << e.what() << " (see glimpse " << c.name
-                << " --help)\n";
+      std::cerr << "glimpse " << c.name << ": " << e.what() << " (see glimpse " << c.name << " --help)\n";
       rc = 2;
     } catch (const std::bad_alloc&) {
       std::cerr << "glimpse " << c.name << ": error: out of memory (options too large for this machine? "

@@ -16,9 +16,7 @@ bool g_accounting = false;
 std::map<std::tuple<bool, bool, int, int, int>, GemmShape> g_shapes;  // the totals are their sums
 std::mutex g_stats_mu;  // data-parallel shards call Gemm from several threads
 
-double Now() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
+double Now() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
 
 // Runs `call` and, when accounting is on, adds its time to its shape's entry.
 template <class F>
@@ -36,20 +34,20 @@ void Accounted(bool ta, bool tb, int m, int n, int k, F&& call) {
 }  // namespace
 
 template <>
-void Gemm<float>(bool ta, bool tb, int m, int n, int k, float alpha, const float* a, int lda,
-                 const float* b, int ldb, float beta, float* c, int ldc) {
+void Gemm<float>(bool ta, bool tb, int m, int n, int k, float alpha, const float* a, int lda, const float* b, int ldb,
+                 float beta, float* c, int ldc) {
   Accounted(ta, tb, m, n, k, [&] {
-    cblas_sgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans, m, n, k, alpha, a,
-                lda, b, ldb, beta, c, ldc);
+    cblas_sgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans, m, n, k, alpha, a, lda,
+                b, ldb, beta, c, ldc);
   });
 }
 
 template <>
-void Gemm<double>(bool ta, bool tb, int m, int n, int k, double alpha, const double* a, int lda,
-                  const double* b, int ldb, double beta, double* c, int ldc) {
+void Gemm<double>(bool ta, bool tb, int m, int n, int k, double alpha, const double* a, int lda, const double* b,
+                  int ldb, double beta, double* c, int ldc) {
   Accounted(ta, tb, m, n, k, [&] {
-    cblas_dgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans, m, n, k, alpha, a,
-                lda, b, ldb, beta, c, ldc);
+    cblas_dgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans, m, n, k, alpha, a, lda,
+                b, ldb, beta, c, ldc);
   });
 }
 

@@ -9,8 +9,8 @@
 namespace glimpse {
 
 template <class T>
-void Gemm(bool trans_a, bool trans_b, int m, int n, int k, T alpha, const T* a, int lda, const T* b,
-          int ldb, T beta, T* c, int ldc);
+void Gemm(bool trans_a, bool trans_b, int m, int n, int k, T alpha, const T* a, int lda, const T* b, int ldb, T beta,
+          T* c, int ldc);
 
 // Number of threads OpenBLAS uses for one call. glimpse runs its own code on one thread and lets
 // OpenBLAS use `threads`, so the two never oversubscribe the cores.

@@ -18,8 +18,8 @@ T ParseNumber(const std::string& name, const std::string& s) {
   T v{};
   is >> v;
   if (is.fail() || !is.eof())
-    Fail("option --", name, ": expected a ", std::is_integral<T>::value ? "whole number" : "number",
-         ", found '", s, "'");
+    Fail("option --", name, ": expected a ", std::is_integral<T>::value ? "whole number" : "number", ", found '", s,
+         "'");
   return v;
 }
 
@@ -46,15 +46,21 @@ std::string ToText(const T& v) {
 // A kind option's value in each type: parsed (and so checked) from text, and back.
 template <class T>
 T Parse(const std::string& name, const std::string& s) {
-  if constexpr (std::is_same<T, bool>::value) return ParseBool(name, s);
-  else if constexpr (std::is_same<T, std::string>::value) return s;
-  else return ParseNumber<T>(name, s);
+  if constexpr (std::is_same<T, bool>::value)
+    return ParseBool(name, s);
+  else if constexpr (std::is_same<T, std::string>::value)
+    return s;
+  else
+    return ParseNumber<T>(name, s);
 }
 template <class T>
 std::string Text(const T& v) {
-  if constexpr (std::is_same<T, bool>::value) return v ? "true" : "false";
-  else if constexpr (std::is_same<T, std::string>::value) return v;
-  else return ToText(v);
+  if constexpr (std::is_same<T, bool>::value)
+    return v ? "true" : "false";
+  else if constexpr (std::is_same<T, std::string>::value)
+    return v;
+  else
+    return ToText(v);
 }
 
 }  // namespace
@@ -67,7 +73,11 @@ std::uint64_t ParseSeed(const std::string& option, const std::string& text) {
 
 template <class T>
 OptionSpec Num(const char* name, const char* group, const char* help, T ExperimentConfig::*f) {
-  return {name, group, help, false, [f](const ExperimentConfig& c) { return ToText(c.*f); },
+  return {name,
+          group,
+          help,
+          false,
+          [f](const ExperimentConfig& c) { return ToText(c.*f); },
           [f, name](ExperimentConfig& c, const std::string& s) { c.*f = ParseNumber<T>(name, s); }};
 }
 template OptionSpec Num(const char*, const char*, const char*, int ExperimentConfig::*);
@@ -76,12 +86,20 @@ template OptionSpec Num(const char*, const char*, const char*, std::uint64_t Exp
 template OptionSpec Num(const char*, const char*, const char*, double ExperimentConfig::*);
 
 OptionSpec Flag(const char* name, const char* group, const char* help, bool ExperimentConfig::*f) {
-  return {name, group, help, true, [f](const ExperimentConfig& c) { return Text(c.*f); },
+  return {name,
+          group,
+          help,
+          true,
+          [f](const ExperimentConfig& c) { return Text(c.*f); },
           [f, name](ExperimentConfig& c, const std::string& s) { c.*f = ParseBool(name, s); }};
 }
 
 OptionSpec Str(const char* name, const char* group, const char* help, std::string ExperimentConfig::*f) {
-  return {name, group, help, false, [f](const ExperimentConfig& c) { return c.*f; },
+  return {name,
+          group,
+          help,
+          false,
+          [f](const ExperimentConfig& c) { return c.*f; },
           [f](ExperimentConfig& c, const std::string& s) { c.*f = s; }};
 }
 
@@ -94,8 +112,7 @@ T KindOption<T>::Get(const ExperimentConfig& c) const {
 template <class T>
 OptionSpec KindOption<T>::Row() const {
   const KindOption<T> o = *this;
-  return {name, group, help, std::is_same<T, bool>::value,
-          [o](const ExperimentConfig& c) { return Text(o.Get(c)); },
+  return {name, group, help, std::is_same<T, bool>::value, [o](const ExperimentConfig& c) { return Text(o.Get(c)); },
           // Parsed on the way in, so a bad value is refused where it is given; stored as its text.
           [o](ExperimentConfig& c, const std::string& s) { c.kind_options[o.name] = Text(Parse<T>(o.name, s)); }};
 }

@@ -23,7 +23,7 @@ struct ExperimentConfig {
   std::int64_t train_images = 0;  // images per epoch; 0 = the whole training split
   int train_shift = 0;  // training images moved by up to this many pixels in x and y (envs/train_shift.h); 0 = off
   std::uint64_t seed = 1;
-  std::string agent;              // a registered agent (src/train/agent.h); empty: the task's own
+  std::string agent;  // a registered agent (src/train/agent.h); empty: the task's own
   // sensor
   std::string attention = "gaussian";  // a registered attention (src/attention/attentions.h)
   std::string score = "additive";      // soft, strip5: additive | dot | scaled-dot
@@ -35,23 +35,23 @@ struct ExperimentConfig {
   double unit_pixels = 0;  // pixels per unit of location; 0 = half the canvas
   std::string policy;      // a registered location policy (src/rl/policies.h); empty: the attention's own
   // model
-  std::string core = "rnn";  // a registered core (src/model/cores.h)
-  int hidden = 256;          // core state size
-  int glimpse_hidden = 128;  // h_g and h_l sizes (RAM: 128)
+  std::string core = "rnn";        // a registered core (src/model/cores.h)
+  int hidden = 256;                // core state size
+  int glimpse_hidden = 128;        // h_g and h_l sizes (RAM: 128)
   std::string glimpse_net = "fc";  // the glimpse network's image path (src/model/glimpse_encoder.h)
-  int context = 0;           // DRAM's context network: side of its view of the whole canvas (0 = none)
-  double context_fade = 0;   // fraction of training over which the context's h_0 fades to 0 (0 = never)
-  std::string init_from;     // a run file whose validation-selected parameters start this run (curriculum)
+  int context = 0;                 // DRAM's context network: side of its view of the whole canvas (0 = none)
+  double context_fade = 0;         // fraction of training over which the context's h_0 fades to 0 (0 = never)
+  std::string init_from;           // a run file whose validation-selected parameters start this run (curriculum)
   // policy and estimator
   std::string baseline = "learned";  // a registered baseline (src/rl/baselines.h)
-  int samples = 1;                  // Monte Carlo samples of each image per step
-  double entropy = 0.0;             // entropy bonus beta
-  bool reward_norm = false;         // normalise rewards over the batch
-  double semi_sampling = 0.0;       // probability that the expected location replaces the sample
-  double rl_weight = 1.0;           // weight of the REINFORCE term in the hybrid loss
-  std::string reward = "terminal";  // a registered reward (src/rl/reward.h)
-  double step_loss = 0.0;           // weight of the auxiliary classification after glimpses 1..T-1
-  bool rl_into_core = false;        // REINFORCE also trains the core and glimpse networks
+  int samples = 1;                   // Monte Carlo samples of each image per step
+  double entropy = 0.0;              // entropy bonus beta
+  bool reward_norm = false;          // normalise rewards over the batch
+  double semi_sampling = 0.0;        // probability that the expected location replaces the sample
+  double rl_weight = 1.0;            // weight of the REINFORCE term in the hybrid loss
+  std::string reward = "terminal";   // a registered reward (src/rl/reward.h)
+  double step_loss = 0.0;            // weight of the auxiliary classification after glimpses 1..T-1
+  bool rl_into_core = false;         // REINFORCE also trains the core and glimpse networks
   // optimizer
   std::string optimizer = "adam";  // a registered optimizer (src/core/optimizer.h)
   double lr = 1e-3;
@@ -61,18 +61,18 @@ struct ExperimentConfig {
   int batch = 128;
   int epochs = 100;
   // system
-  int threads = 0;  // 0 = all cores
-  std::string parallel = "data";  // data (image tasks: a model replica per thread) | blas
+  int threads = 0;                  // 0 = all cores
+  std::string parallel = "data";    // data (image tasks: a model replica per thread) | blas
   std::string denormals = "flush";  // flush | keep subnormal floats (src/core/denormals.h)
   int log_every = 100;
-  int eval_every = 1;       // epochs between validation passes
-  int test_every = 1;       // validation passes between test passes during training; 0 = none
-  double stop_at = 0;       // % validation error: stop after the first evaluation at or below it (0 = off)
-  int val_images = 10000;   // validation images per pass
-  int trajectories = 16;    // test images whose glimpses are logged
-  int diag_every = 0;       // steps between gradient-variance diagnostics (0 = off)
-  int diag_draws = 16;      // REINFORCE draws per diagnostic
-  std::string run_id;            // an identifier stored with the run (scripts/sweep: ID-sSEED)
+  int eval_every = 1;           // epochs between validation passes
+  int test_every = 1;           // validation passes between test passes during training; 0 = none
+  double stop_at = 0;           // % validation error: stop after the first evaluation at or below it (0 = off)
+  int val_images = 10000;       // validation images per pass
+  int trajectories = 16;        // test images whose glimpses are logged
+  int diag_every = 0;           // steps between gradient-variance diagnostics (0 = off)
+  int diag_draws = 16;          // REINFORCE draws per diagnostic
+  std::string run_id;           // an identifier stored with the run (scripts/sweep: ID-sSEED)
   std::string on_nan = "stop";  // stop | rollback
   int max_rollbacks = 3;
   // Values of the options owned by one kind (KindOption), by option name; absent: the default.
@@ -104,7 +104,7 @@ struct KindOption {
   const char* name;
   const char* group;
   const char* help;
-  T fallback;  // the default
+  T fallback;                              // the default
   T Get(const ExperimentConfig& c) const;  // the value, or the default when absent
   OptionSpec Row() const;
 };

@@ -48,9 +48,7 @@ class Sgd : public Optimizer<T> {
     }
     ++this->steps;
   }
-  std::vector<std::pair<std::string, Vec<T>*>> StateBuffers() override {
-    return {{"velocity", &velocity_}};
-  }
+  std::vector<std::pair<std::string, Vec<T>*>> StateBuffers() override { return {{"velocity", &velocity_}}; }
 
  private:
   T momentum_;
@@ -91,9 +89,7 @@ class Adam : public Optimizer<T> {
       }
     }
   }
-  std::vector<std::pair<std::string, Vec<T>*>> StateBuffers() override {
-    return {{"adam_m", &m_}, {"adam_v", &v_}};
-  }
+  std::vector<std::pair<std::string, Vec<T>*>> StateBuffers() override { return {{"adam_m", &m_}, {"adam_v", &v_}}; }
 
  private:
   T beta1_, beta2_, eps_, wd_;

@@ -42,9 +42,9 @@ OptimizerKind AdamKind() {
 
 const Registry<OptimizerKind>& Optimizers() {
   static const Registry<OptimizerKind> registry("optimizer", {
-      SgdKind(),
-      AdamKind(),
-  });
+                                                                 SgdKind(),
+                                                                 AdamKind(),
+                                                             });
   return registry;
 }
 

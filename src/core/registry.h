@@ -19,8 +19,8 @@
 namespace glimpse {
 
 struct KindInfo {
-  std::string name;  // the value of the axis's option, e.g. "draw" for --attention draw
-  std::string help;  // one line, shown by --help
+  std::string name;                 // the value of the axis's option, e.g. "draw" for --attention draw
+  std::string help;                 // one line, shown by --help
   std::vector<OptionSpec> options;  // option rows this kind owns (listed once, under this kind)
   // Options owned by another kind that this kind reads too, by name (learned-std starts from the gaussian
   // policy's "std"), so that UnreadKindOptions counts them as read.

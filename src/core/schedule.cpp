@@ -57,8 +57,9 @@ ScheduleKind WarmupLinearSchedule() {
 ScheduleKind OneCycleSchedule() {
   ScheduleKind k;
   k.name = "onecycle";
-  k.help = "one cycle (Smith and Topin 2019; the shape of PyTorch's OneCycleLR defaults): half a cosine from lr/25 up "
-           "to lr over the first 30% of the steps, then down to lr/250000 at the last step";
+  k.help =
+      "one cycle (Smith and Topin 2019; the shape of PyTorch's OneCycleLR defaults): half a cosine from lr/25 up "
+      "to lr over the first 30% of the steps, then down to lr/250000 at the last step";
   k.rate = [](double lr0, std::int64_t step, std::int64_t total) {
     constexpr double kUp = 0.3, kStart = 25, kEnd = 25 * 1e4;
     const double f = Done(step, total);
@@ -71,12 +72,12 @@ ScheduleKind OneCycleSchedule() {
 
 const Registry<ScheduleKind>& Schedules() {
   static const Registry<ScheduleKind> registry("schedule", {
-      ConstantSchedule(),
-      LinearSchedule(),
-      CosineSchedule(),
-      WarmupLinearSchedule(),
-      OneCycleSchedule(),
-  });
+                                                               ConstantSchedule(),
+                                                               LinearSchedule(),
+                                                               CosineSchedule(),
+                                                               WarmupLinearSchedule(),
+                                                               OneCycleSchedule(),
+                                                           });
   return registry;
 }
 

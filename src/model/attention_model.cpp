@@ -1,15 +1,15 @@
 #include "src/model/attention_model.h"
 
 #include <algorithm>
-#include <cmath>
 #include <chrono>
+#include <cmath>
 
 #include "src/attention/attentions.h"
 #include "src/attention/whole_canvas.h"
 #include "src/model/cores.h"
 #include "src/model/fc_encoder.h"
-#include "src/rl/policies.h"
 #include "src/nn/softmax_xent.h"
+#include "src/rl/policies.h"
 
 namespace glimpse {
 
@@ -23,8 +23,9 @@ AttentionModel<T>::AttentionModel(const ModelSpec& spec, std::unique_ptr<Sensor<
       P_(sensor_->param_size()),
       D_(sensor_->glimpse_size()),
       K_(policy_ ? policy_->head_size() : sensor_->param_size()),
-      glimpse_(store_, "glimpse", encoder ? std::move(encoder) : std::make_unique<FcEncoder<T>>(D_, spec.glimpse_hidden),
-               P_, spec.glimpse_hidden, spec.hidden),
+      glimpse_(store_, "glimpse",
+               encoder ? std::move(encoder) : std::make_unique<FcEncoder<T>>(D_, spec.glimpse_hidden), P_,
+               spec.glimpse_hidden, spec.hidden),
       core_(Cores<T>().Get(spec.core).make(store_, "core", spec.hidden, spec.hidden)),
       location_(store_, "location.fc", spec.hidden, K_),
       action_(store_, "action.fc", spec.hidden, spec.classes),
@@ -138,8 +139,8 @@ void AttentionModel<T>::ContextBackward(Rollout<T>& r) const {
 }
 
 template <class T>
-void AttentionModel<T>::Forward(const T* images, int rows, int height, int width, Rollout<T>& r,
-                                LocationMode mode, Rng* rng, double semi_sampling) const {
+void AttentionModel<T>::Forward(const T* images, int rows, int height, int width, Rollout<T>& r, LocationMode mode,
+                                Rng* rng, double semi_sampling) const {
   mode = Resolve(mode);
   Check(mode != LocationMode::kSample || rng != nullptr, "sampling locations needs an Rng");
   if (mode == LocationMode::kSample) DrawNoise(rows, *rng, semi_sampling, r);
@@ -257,8 +258,8 @@ void AttentionModel<T>::Backward(Rollout<T>& r) const {
                      /*accumulate_dx=*/true);
   core_->Backward(r.g.data(), r.dH.data(), r.core, r.dg.data());
   ContextBackward(r);
-  glimpse_.Backward(r.x.data(), r.read.data(), r.hg.data(), r.hl.data(), r.g.data(), r.dg.data(), TN,
-                    r.dhg.data(), r.dhl.data(), nullptr, nullptr, r.glimpse_cache.data(), r.glimpse_scratch.data());
+  glimpse_.Backward(r.x.data(), r.read.data(), r.hg.data(), r.hl.data(), r.g.data(), r.dg.data(), TN, r.dhg.data(),
+                    r.dhl.data(), nullptr, nullptr, r.glimpse_cache.data(), r.glimpse_scratch.data());
   // Baseline regression -> baseline network only.
   baseline_.BackwardParams(r.core.h_at(0), r.dbaseline.data(), TN);
 }
@@ -284,8 +285,8 @@ void AttentionModel<T>::BackwardThroughReads(Rollout<T>& r) const {
     T* dg = r.block(r.dg, t);
     core_->BackwardInputStep(t, r.core, dg);
     T* dp = r.block(r.dpre, t);  // gradient at the read parameters p_t: from h_l ...
-    glimpse_.Backward(r.block(r.x, t), r.block(r.read, t), r.block(r.hg, t), r.block(r.hl, t), r.block(r.g, t),
-                      dg, N, r.block(r.dhg, t), r.block(r.dhl, t), r.block(r.dx, t), dp, r.block(r.glimpse_cache, t),
+    glimpse_.Backward(r.block(r.x, t), r.block(r.read, t), r.block(r.hg, t), r.block(r.hl, t), r.block(r.g, t), dg, N,
+                      r.block(r.dhg, t), r.block(r.dhl, t), r.block(r.dx, t), dp, r.block(r.glimpse_cache, t),
                       r.glimpse_scratch.data());
     // ... and through the read itself.
     sensor_->Backward(r.images, N, r.height, r.width, r.block(r.read, t), r.block(r.dx, t), r.dread.data(), nullptr,
@@ -311,8 +312,8 @@ std::unique_ptr<AttentionModel<T>> MakeAttentionModel(const ModelSpec& spec, con
   // The glimpse as C channels of S x S (every registered sensor's layout, Sensor::glimpse_channels).
   const int D = sensor->glimpse_size(), C = sensor->glimpse_channels();
   const int S = static_cast<int>(std::lround(std::sqrt(static_cast<double>(D) / C)));
-  Check(C * S * S == D, "option --glimpse-net: the glimpse of --attention ", cfg.attention, " (", D,
-        " values) is not ", C, " square channels");
+  Check(C * S * S == D, "option --glimpse-net: the glimpse of --attention ", cfg.attention, " (", D, " values) is not ",
+        C, " square channels");
   auto encoder = GlimpseEncoders<T>().Get(cfg.glimpse_net).make(cfg, C, S, spec.glimpse_hidden);
   return std::make_unique<AttentionModel<T>>(spec, std::move(sensor), std::move(policy), std::move(context_view),
                                              std::move(encoder));
@@ -322,6 +323,7 @@ template class AttentionModel<float>;
 template class AttentionModel<double>;
 
 template std::unique_ptr<AttentionModel<float>> MakeAttentionModel(const ModelSpec&, const ExperimentConfig&, int, int);
-template std::unique_ptr<AttentionModel<double>> MakeAttentionModel(const ModelSpec&, const ExperimentConfig&, int, int);
+template std::unique_ptr<AttentionModel<double>> MakeAttentionModel(const ModelSpec&, const ExperimentConfig&, int,
+                                                                    int);
 
 }  // namespace glimpse

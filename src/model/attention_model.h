@@ -46,9 +46,9 @@
 namespace glimpse {
 
 struct ModelSpec {
-  int steps = 6;            // T glimpses
+  int steps = 6;             // T glimpses
   int glimpse_hidden = 128;  // h_g, h_l
-  int hidden = 256;         // g and the core state
+  int hidden = 256;          // g and the core state
   int classes = 10;
   std::string core = "rnn";
   // When true the REINFORCE signal also flows from the location network into h_{t-1}, and so into
@@ -72,8 +72,8 @@ class AttentionModel {
   // sensor is differentiable. context_view: the sensor of the context network's view (output
   // size V; its read parameters are ignored), required exactly when spec.context > 0. encoder: the
   // glimpse network's image path for the sensor's glimpse (null: RAM's fc, FcEncoder).
-  AttentionModel(const ModelSpec& spec, std::unique_ptr<Sensor<T>> sensor,
-                 std::unique_ptr<LocationPolicy<T>> policy, std::unique_ptr<Sensor<T>> context_view = nullptr,
+  AttentionModel(const ModelSpec& spec, std::unique_ptr<Sensor<T>> sensor, std::unique_ptr<LocationPolicy<T>> policy,
+                 std::unique_ptr<Sensor<T>> context_view = nullptr,
                  std::unique_ptr<GlimpseEncoder<T>> encoder = nullptr);
 
   void Init(Rng& rng);
@@ -83,8 +83,8 @@ class AttentionModel {
   // takes the greedy location; kGiven reuses r.loc and r.choice as they are (gradient checks).
   // A policy without a mean (the uniform control: LocationPolicy::has_mean) samples in kMean mode
   // too (see Resolve), so its rng must then be given as well.
-  void Forward(const T* images, int rows, int height, int width, Rollout<T>& r, LocationMode mode,
-               Rng* rng, double semi_sampling = 0.0) const;
+  void Forward(const T* images, int rows, int height, int width, Rollout<T>& r, LocationMode mode, Rng* rng,
+               double semi_sampling = 0.0) const;
   // The mode Forward runs: kMean becomes kSample for a policy that has no mean.
   LocationMode Resolve(LocationMode mode) const {
     return mode == LocationMode::kMean && policy_ && !policy_->has_mean() ? LocationMode::kSample : mode;

@@ -2,15 +2,16 @@
 
 namespace glimpse {
 
-const KindOption<int> kConvFilters{"conv-filters", "model",
-                                   "conv glimpse network: filters of its first layer (the second has twice as many)", 16};
+const KindOption<int> kConvFilters{
+    "conv-filters", "model", "conv glimpse network: filters of its first layer (the second has twice as many)", 16};
 
 template <class T>
 GlimpseEncoderKind<T> ConvEncoderKind() {
   GlimpseEncoderKind<T> k;
   k.name = "conv";
-  k.help = "two 3 x 3 convolutions (the second of stride 2) and a fully connected layer on the glimpse's "
-           "scales as channels, --conv-filters";
+  k.help =
+      "two 3 x 3 convolutions (the second of stride 2) and a fully connected layer on the glimpse's "
+      "scales as channels, --conv-filters";
   k.options = {kConvFilters.Row()};
   k.validate = [](const ExperimentConfig& c) {
     const int f = kConvFilters.Get(c);

@@ -42,9 +42,7 @@ class ConvEncoder : public GlimpseEncoder<T> {
   }
   int cache_size() const override { return a1() + a2(); }
   // col | y1 | y2 | d1 | d2, each for kChunk rows (Split).
-  std::size_t scratch_size() const override {
-    return ColSize() + 2 * static_cast<std::size_t>(kChunk) * (a1() + a2());
-  }
+  std::size_t scratch_size() const override { return ColSize() + 2 * static_cast<std::size_t>(kChunk) * (a1() + a2()); }
 
   void Forward(const T* x, int rows, T* hg, T* cache, T* scratch) const override {
     Scratch s = Split(scratch);

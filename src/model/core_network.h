@@ -61,8 +61,7 @@ class CoreNetwork {
 template <class T, class Cell>
 class CellCore : public CoreNetwork<T> {
  public:
-  CellCore(ParamStore<T>& store, const std::string& name, int input, int hidden)
-      : cell_(store, name, input, hidden) {}
+  CellCore(ParamStore<T>& store, const std::string& name, int input, int hidden) : cell_(store, name, input, hidden) {}
   void Init(Rng& rng) override { cell_.Init(rng); }
   int hidden() const override { return cell_.hidden(); }
 

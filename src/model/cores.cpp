@@ -4,15 +4,17 @@
 namespace glimpse {
 
 // The kinds, each defined beside its core.
-template <class T> CoreKind<T> RnnCoreKind();   // rnn_core.cpp
-template <class T> CoreKind<T> LstmCoreKind();  // lstm_core.cpp
+template <class T>
+CoreKind<T> RnnCoreKind();  // rnn_core.cpp
+template <class T>
+CoreKind<T> LstmCoreKind();  // lstm_core.cpp
 
 template <class T>
 const Registry<CoreKind<T>>& Cores() {
   static const Registry<CoreKind<T>> registry("core", {
-      RnnCoreKind<T>(),
-      LstmCoreKind<T>(),
-  });
+                                                          RnnCoreKind<T>(),
+                                                          LstmCoreKind<T>(),
+                                                      });
   return registry;
 }
 

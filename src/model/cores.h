@@ -13,8 +13,7 @@ namespace glimpse {
 template <class T>
 struct CoreKind : KindInfo {
   // A core with its parameters registered in store under `name`, input size I, state size H.
-  std::function<std::unique_ptr<CoreNetwork<T>>(ParamStore<T>& store, const std::string& name, int input,
-                                                int hidden)>
+  std::function<std::unique_ptr<CoreNetwork<T>>(ParamStore<T>& store, const std::string& name, int input, int hidden)>
       make;
 };
 

@@ -4,15 +4,17 @@
 namespace glimpse {
 
 // The kinds, each defined beside its encoder.
-template <class T> GlimpseEncoderKind<T> FcEncoderKind();    // fc_encoder.cpp
-template <class T> GlimpseEncoderKind<T> ConvEncoderKind();  // conv_encoder.cpp
+template <class T>
+GlimpseEncoderKind<T> FcEncoderKind();  // fc_encoder.cpp
+template <class T>
+GlimpseEncoderKind<T> ConvEncoderKind();  // conv_encoder.cpp
 
 template <class T>
 const Registry<GlimpseEncoderKind<T>>& GlimpseEncoders() {
   static const Registry<GlimpseEncoderKind<T>> registry("glimpse-net", {
-      FcEncoderKind<T>(),
-      ConvEncoderKind<T>(),
-  });
+                                                                           FcEncoderKind<T>(),
+                                                                           ConvEncoderKind<T>(),
+                                                                       });
   return registry;
 }
 

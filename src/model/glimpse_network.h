@@ -50,8 +50,8 @@ class GlimpseNetwork {
 
   // dg (N, out) is overwritten with d(pre-activation); dhg, dhl (N, hidden) are scratch. Writes
   // dx (N, D) and dl (N, P) when not null (differentiable sensors need them; RAM's retina does not).
-  void Backward(const T* x, const T* l, const T* hg, const T* hl, const T* g, T* dg, int rows, T* dhg, T* dhl,
-                T* dx, T* dl, const T* cache, T* scratch) const {
+  void Backward(const T* x, const T* l, const T* hg, const T* hl, const T* g, T* dg, int rows, T* dhg, T* dhl, T* dx,
+                T* dl, const T* cache, T* scratch) const {
     const std::size_t nh = static_cast<std::size_t>(rows) * hidden_;
     ReluBackward(g, dg, static_cast<std::size_t>(rows) * out_, dg);
     fc_hg_.Backward(hg, dg, rows, dhg);

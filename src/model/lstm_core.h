@@ -29,9 +29,9 @@ class LstmCore : public CellCore<T, LstmCell<T>> {
   void Step(int t, const T* x_t, CoreCache<T>& c) const override {
     const std::size_t block = static_cast<std::size_t>(c.rows) * hidden();
     const bool first = t == 1;  // c_0 = 0, and h_0 = 0 unless given: skip the recurrent product
-    this->cell_.StepForward(x_t, first && !c.given_h0 ? nullptr : c.h_at(t - 1), first ? nullptr : c.c.data() + (t - 1) * block,
-                      c.rows, c.gates.data() + 4 * (t - 1) * block, c.c.data() + t * block,
-                      c.tanh_c.data() + (t - 1) * block, c.h_at(t));
+    this->cell_.StepForward(
+        x_t, first && !c.given_h0 ? nullptr : c.h_at(t - 1), first ? nullptr : c.c.data() + (t - 1) * block, c.rows,
+        c.gates.data() + 4 * (t - 1) * block, c.c.data() + t * block, c.tanh_c.data() + (t - 1) * block, c.h_at(t));
   }
 
   void BackwardStep(int t, T* dH, CoreCache<T>& c) const override {

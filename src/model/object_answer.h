@@ -111,8 +111,7 @@ class ObjectAnswer {
       const T log_norm = mx + std::log(s);
       for (int k = 0; k < D_; ++k) row.lp[j][k] = zj[k] - log_norm;
     }
-    for (int d = 0; d < Tuples(); ++d)
-      row.S[d] = J_ == 1 ? row.lp[0][d] : row.lp[0][d / D_] + row.lp[1][d % D_];
+    for (int d = 0; d < Tuples(); ++d) row.S[d] = J_ == 1 ? row.lp[0][d] : row.lp[0][d / D_] + row.lp[1][d % D_];
   }
   // out (C): log sum_{d : a(d) = c} exp(S_d), stable (the largest term factored out).
   void LogSumExpByAnswer(const std::array<T, kMaxTuples>& S, T* out) const {

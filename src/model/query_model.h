@@ -47,7 +47,7 @@ struct QuerySpec {
   int features = 128;     // F (--glimpse-hidden); also the answer network's hidden size
   int att = 64;           // a: key and query size (--attention-dim)
   ScoreKind score = ScoreKind::kAdditive;
-  bool hard = false;      // categorical choice of one slot (else soft attention)
+  bool hard = false;  // categorical choice of one slot (else soft attention)
 };
 
 template <class T>
@@ -119,8 +119,8 @@ class QueryModel {
       qr.query[n] = queries[n];
       for (int i = 0; i < S; ++i)
         for (int y = 0; y < kQuerySlotSide; ++y)
-          std::copy_n(strips + (static_cast<Index>(n) * kQuerySlotSide + y) * W + i * kQuerySlotSide,
-                      kQuerySlotSide, qr.x.data() + static_cast<Index>(n * S + i) * kPixels + y * kQuerySlotSide);
+          std::copy_n(strips + (static_cast<Index>(n) * kQuerySlotSide + y) * W + i * kQuerySlotSide, kQuerySlotSide,
+                      qr.x.data() + static_cast<Index>(n * S + i) * kPixels + y * kQuerySlotSide);
     }
     fc1_.Forward(qr.x.data(), NS, qr.h1.data());
     ReluForward(qr.h1.data(), qr.h1.size(), qr.h1.data());
@@ -239,8 +239,7 @@ class QueryModel {
   void Prepare(int rows, QueryRollout<T>& qr) const {
     CheckRange(rows, 1, 1 << 20, "query model batch");
     const auto N = static_cast<std::size_t>(rows), NS = N * S, F = static_cast<std::size_t>(spec_.features),
-               A = static_cast<std::size_t>(spec_.att), Z = F + S + A,
-               C = static_cast<std::size_t>(kQueryAnswers);
+               A = static_cast<std::size_t>(spec_.att), Z = F + S + A, C = static_cast<std::size_t>(kQueryAnswers);
     qr.rows = rows;
     qr.query.resize(N);
     EnsureShape(qr.x, NS, static_cast<std::size_t>(kPixels));

@@ -37,24 +37,24 @@ struct Rollout : PolicyTrace<T>, LossSignals<T> {
   // random numbers of a sampled rollout, drawn before the steps in step-then-row order
   std::vector<double> noise;           // (T N, policy noise_size) see LocationPolicy::DrawNoise
   std::vector<std::uint8_t> expected;  // (T N) 1: semi-sampling takes the expected location
-  Mat<T> read;      // (T N, 2) what the sensor and the glimpse net saw: l_t clamped to [-1, 1]
-  Mat<T> x;         // (T N, D) glimpses
-  Mat<T> hg, hl;    // (T N, Gh) glimpse network hiddens
-  Mat<T> glimpse_cache;            // (T N, GlimpseEncoder::cache_size()) the image path's activations
-  std::vector<T> glimpse_scratch;  // (GlimpseEncoder::scratch_size())
-  Mat<T> g;         // (T N, H) glimpse network outputs = core inputs
+  Mat<T> read;                         // (T N, 2) what the sensor and the glimpse net saw: l_t clamped to [-1, 1]
+  Mat<T> x;                            // (T N, D) glimpses
+  Mat<T> hg, hl;                       // (T N, Gh) glimpse network hiddens
+  Mat<T> glimpse_cache;                // (T N, GlimpseEncoder::cache_size()) the image path's activations
+  std::vector<T> glimpse_scratch;      // (GlimpseEncoder::scratch_size())
+  Mat<T> g;                            // (T N, H) glimpse network outputs = core inputs
   CoreCache<T> core;
   std::vector<std::int32_t> actions;  // (N) argmax of probs
   // backward scratch
-  Mat<T> dH;         // ((T+1) N, H)
-  Mat<T> dg;         // (T N, H)
-  Mat<T> dhg, dhl;   // (T N, Gh)
+  Mat<T> dH;        // ((T+1) N, H)
+  Mat<T> dg;        // (T N, H)
+  Mat<T> dhg, dhl;  // (T N, Gh)
   // Differentiable sensors: the images read (not owned; valid until the episode is reset), the
   // gradient at each glimpse, and the sensor's gradient at its read parameters.
   const T* images = nullptr;
   int height = 0, width = 0;
-  Mat<T> dx;         // (T N, D)
-  Mat<T> dread;      // (N, P)
+  Mat<T> dx;               // (T N, D)
+  Mat<T> dread;            // (N, P)
   SensorCacheSlot sensor;  // the sensor's tables for this batch and its scratch (Sensor::Prepare)
   // The context network (AttentionModel, ModelSpec::context > 0): its view of each canvas, the
   // view sensor's scratch, and the gradient at its pre-activation.
@@ -64,9 +64,7 @@ struct Rollout : PolicyTrace<T>, LossSignals<T> {
   T context_scale = 1;  // the fade's s when this rollout ran forward (h_0 = s tanh(.))
 
   T* block(Mat<T>& m, int t) { return m.data() + static_cast<Index>(t - 1) * rows * m.shape(1); }
-  const T* block(const Mat<T>& m, int t) const {
-    return m.data() + static_cast<Index>(t - 1) * rows * m.shape(1);
-  }
+  const T* block(const Mat<T>& m, int t) const { return m.data() + static_cast<Index>(t - 1) * rows * m.shape(1); }
 };
 
 }  // namespace glimpse

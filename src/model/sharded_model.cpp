@@ -99,8 +99,7 @@ void ShardedModel<T>::Backward(Rollout<T>& r) {
     Rollout<T>& p = parts_[s];
     CheckEq(p.rows, ns, "rows of a shard (Backward must follow this model's Forward)");
     CopyRows(r.dlogits.data(), rows, n0, p.dlogits.data(), ns, 0, ns, C, 1);
-    if (model().spec().step_logits)
-      CopyRows(r.dstep_logits.data(), rows, n0, p.dstep_logits.data(), ns, 0, ns, C, TT);
+    if (model().spec().step_logits) CopyRows(r.dstep_logits.data(), rows, n0, p.dstep_logits.data(), ns, 0, ns, C, TT);
     CopyRows(r.dpre.data(), rows, n0, p.dpre.data(), ns, 0, ns, K, TT);
     CopyRows(r.dbaseline.data(), rows, n0, p.dbaseline.data(), ns, 0, ns, 1, TT);
     if (s > 0) replicas_[s]->store().ZeroGrad();  // replica 0 accumulates, as the single model does

@@ -29,10 +29,8 @@ class Conv2d {
   Conv2d() = default;
   Conv2d(ParamStore<T>& store, const std::string& name, int channels, int height, int width, int filters, int kernel,
          int stride, int pad, Layout layout)
-      : c_(channels), h_(height), w_(width), f_(filters), k_(kernel), s_(stride), p_(pad),
-        layout_(layout) {
-    Check(channels >= 1 && filters >= 1 && kernel >= 1 && stride >= 1 && pad >= 0, "Conv2d ", name,
-          ": bad shape");
+      : c_(channels), h_(height), w_(width), f_(filters), k_(kernel), s_(stride), p_(pad), layout_(layout) {
+    Check(channels >= 1 && filters >= 1 && kernel >= 1 && stride >= 1 && pad >= 0, "Conv2d ", name, ": bad shape");
     oh_ = (h_ + 2 * p_ - k_) / s_ + 1;
     ow_ = (w_ + 2 * p_ - k_) / s_ + 1;
     Check(oh_ >= 1 && ow_ >= 1, "Conv2d ", name, ": a ", k_, " x ", k_, " kernel does not fit a ", h_, " x ", w_,

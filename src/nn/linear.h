@@ -41,8 +41,7 @@ class Linear {
 
   // y (B, out) = x (B, in) W^T + b; with accumulate, y += x W^T + b.
   void Forward(const T* x, int batch, T* y, bool accumulate = false) const {
-    Gemm<T>(false, true, batch, out_, in_, T(1), x, in_, store_->value(w_), in_,
-            accumulate ? T(1) : T(0), y, out_);
+    Gemm<T>(false, true, batch, out_, in_, T(1), x, in_, store_->value(w_), in_, accumulate ? T(1) : T(0), y, out_);
     if (b_ >= 0) {
       const T* b = store_->value(b_);
       for (int r = 0; r < batch; ++r) {
@@ -73,8 +72,7 @@ class Linear {
 
   // The input half of Backward: dx (B, in) = dy W (or += with accumulate).
   void BackwardInput(const T* dy, int batch, T* dx, bool accumulate = false) const {
-    Gemm<T>(false, false, batch, in_, out_, T(1), dy, out_, store_->value(w_), in_,
-            accumulate ? T(1) : T(0), dx, in_);
+    Gemm<T>(false, false, batch, in_, out_, T(1), dy, out_, store_->value(w_), in_, accumulate ? T(1) : T(0), dx, in_);
   }
 
   int in() const { return in_; }

@@ -49,16 +49,15 @@ class LstmCell {
   }
 
   // Raw form: gates (B, 4H) receives the activated gates; c, tanh_c, h are (B, H).
-  void StepForward(const T* x, const T* h_prev, const T* c_prev, int batch, T* gates, T* c,
-                   T* tanh_c, T* h) const {
+  void StepForward(const T* x, const T* h_prev, const T* c_prev, int batch, T* gates, T* c, T* tanh_c, T* h) const {
     const int H = hidden_;
     in_.Forward(x, batch, gates);
     if (h_prev != nullptr) hh_.Forward(h_prev, batch, gates, /*accumulate=*/true);
     for (int r = 0; r < batch; ++r) {
       const Index o1 = static_cast<Index>(r) * H;
       T* zr = gates + 4 * o1;
-      VSigmoid(zr, static_cast<std::size_t>(2 * H), zr);  // i, f
-      VTanh(zr + 2 * H, static_cast<std::size_t>(H), zr + 2 * H);  // g
+      VSigmoid(zr, static_cast<std::size_t>(2 * H), zr);              // i, f
+      VTanh(zr + 2 * H, static_cast<std::size_t>(H), zr + 2 * H);     // g
       VSigmoid(zr + 3 * H, static_cast<std::size_t>(H), zr + 3 * H);  // o
       T* cr = c + o1;
       for (int j = 0; j < H; ++j) cr[j] = zr[j] * zr[2 * H + j] + (c_prev ? zr[H + j] * c_prev[o1 + j] : T(0));
@@ -69,8 +68,8 @@ class LstmCell {
 
   // From dh (B, H) at h_t and dc (B, H, or null) at c_t from step t+1: dz (B, 4H) = gradient at the
   // gate pre-activations, and dc_prev (B, H, or null) = gradient at c_{t-1}.
-  void GateBackward(const T* gates, const T* tanh_c, const T* c_prev, const T* dh, const T* dc,
-                    int batch, T* dz, T* dc_prev) const {
+  void GateBackward(const T* gates, const T* tanh_c, const T* c_prev, const T* dh, const T* dc, int batch, T* dz,
+                    T* dc_prev) const {
     const int H = hidden_;
     for (int r = 0; r < batch; ++r) {
       const Index o1 = static_cast<Index>(r) * H;
@@ -92,15 +91,13 @@ class LstmCell {
 
   // Cache form. cache must have been Resize()d to (batch, hidden).
   void Forward(const T* x, const T* h_prev, const T* c_prev, int batch, LstmCache<T>& cache) const {
-    StepForward(x, h_prev, c_prev, batch, cache.gates.data(), cache.c.data(), cache.tanh_c.data(),
-                cache.h.data());
+    StepForward(x, h_prev, c_prev, batch, cache.gates.data(), cache.c.data(), cache.tanh_c.data(), cache.h.data());
   }
 
   // Writes dx (B, I), dh_prev (B, H), dc_prev (B, H) (each may be null; with accumulate, dx and
   // dh_prev are added to; dc_prev is always overwritten).
-  void Backward(const T* x, const T* h_prev, const T* c_prev, const LstmCache<T>& cache,
-                const T* dh, const T* dc, int batch, T* dx, T* dh_prev, T* dc_prev,
-                bool accumulate = false) {
+  void Backward(const T* x, const T* h_prev, const T* c_prev, const LstmCache<T>& cache, const T* dh, const T* dc,
+                int batch, T* dx, T* dh_prev, T* dc_prev, bool accumulate = false) {
     EnsureShape(dz_, static_cast<std::size_t>(batch), static_cast<std::size_t>(4 * hidden_));
     GateBackward(cache.gates.data(), cache.tanh_c.data(), c_prev, dh, dc, batch, dz_.data(), dc_prev);
     in_.Backward(x, dz_.data(), batch, dx, accumulate);

@@ -17,8 +17,7 @@ double MseForward(const T* pred, const T* target, std::size_t n) {
 
 // dpred = scale * 2 (pred - target) / n; with accumulate, added to dpred.
 template <class T>
-void MseBackward(const T* pred, const T* target, std::size_t n, T scale, T* dpred,
-                 bool accumulate = false) {
+void MseBackward(const T* pred, const T* target, std::size_t n, T scale, T* dpred, bool accumulate = false) {
   const T k = scale * T(2) / static_cast<T>(n);
   for (std::size_t i = 0; i < n; ++i) {
     const T g = k * (pred[i] - target[i]);

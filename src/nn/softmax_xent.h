@@ -10,8 +10,7 @@ namespace glimpse {
 
 // logits (B, C), labels (B) in [0, C) -> probs (B, C); returns the mean loss.
 template <class T>
-double SoftmaxCrossEntropyForward(const T* logits, const std::int32_t* labels, int batch,
-                                  int classes, T* probs) {
+double SoftmaxCrossEntropyForward(const T* logits, const std::int32_t* labels, int batch, int classes, T* probs) {
   double loss = 0.0;
   for (int r = 0; r < batch; ++r) {
     const T* z = logits + static_cast<std::ptrdiff_t>(r) * classes;
@@ -33,8 +32,8 @@ double SoftmaxCrossEntropyForward(const T* logits, const std::int32_t* labels, i
 
 // dlogits (B, C) = scale (probs - onehot(labels)) / B; with accumulate, added to dlogits.
 template <class T>
-void SoftmaxCrossEntropyBackward(const T* probs, const std::int32_t* labels, int batch, int classes,
-                                 T scale, T* dlogits, bool accumulate = false) {
+void SoftmaxCrossEntropyBackward(const T* probs, const std::int32_t* labels, int batch, int classes, T scale,
+                                 T* dlogits, bool accumulate = false) {
   const T k = scale / static_cast<T>(batch);
   for (int r = 0; r < batch; ++r) {
     const T* p = probs + static_cast<std::ptrdiff_t>(r) * classes;

@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
-
 #include <xsimd/xsimd.hpp>
 
 namespace glimpse {

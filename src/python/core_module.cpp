@@ -50,7 +50,10 @@ std::shared_ptr<const glimpse::DigitDataset> LoadShared(const std::string& dir) 
 class PyTask {
  public:
   PyTask(const std::string& name, std::uint64_t seed, const std::string& data_dir)
-      : kind_(glimpse::Tasks().Get(name)), seed_(seed), data_dir_(data_dir), data_(LoadShared(data_dir)),
+      : kind_(glimpse::Tasks().Get(name)),
+        seed_(seed),
+        data_dir_(data_dir),
+        data_(LoadShared(data_dir)),
         task_(kind_.make(*data_, seed)) {}
 
   const std::string& name() const { return kind_.name; }
@@ -69,20 +72,22 @@ class PyTask {
   py::tuple Batch(const std::string& split_name, std::int64_t start, std::int64_t count, std::int64_t epoch,
                   bool info) const {
     const std::int64_t n = task_->size(glimpse::ParseSplit(split_name));
-    Check(count >= 0 && start >= 0 && start <= n && count <= n - start, "samples ", start, " .. ", start,
-          " + ", count, " - 1 are outside the ", split_name, " split of ", n, " samples");  // no overflow
+    Check(count >= 0 && start >= 0 && start <= n && count <= n - start, "samples ", start, " .. ", start, " + ", count,
+          " - 1 are outside the ", split_name, " split of ", n, " samples");  // no overflow
     std::vector<std::int64_t> indices(static_cast<std::size_t>(count));
     for (std::int64_t i = 0; i < count; ++i) indices[i] = start + i;
     return Render(split_name, indices, epoch, info);
   }
 
   // The samples of `split` at `indices` (any order, repeats allowed), as Batch.
-  py::tuple Samples(const std::string& split_name, py::array_t<std::int64_t, py::array::c_style | py::array::forcecast> idx,
-                    std::int64_t epoch, bool info) const {
+  py::tuple Samples(const std::string& split_name,
+                    py::array_t<std::int64_t, py::array::c_style | py::array::forcecast> idx, std::int64_t epoch,
+                    bool info) const {
     Check(idx.ndim() == 1, "indices: expected a 1-d array, found ", idx.ndim(), " dimensions");
     const std::int64_t n = task_->size(glimpse::ParseSplit(split_name));
     std::vector<std::int64_t> indices(idx.data(), idx.data() + idx.size());
-    for (std::int64_t i : indices) Check(0 <= i && i < n, "index ", i, " is outside the ", split_name, " split of ", n, " samples");
+    for (std::int64_t i : indices)
+      Check(0 <= i && i < n, "index ", i, " is outside the ", split_name, " split of ", n, " samples");
     return Render(split_name, indices, epoch, info);
   }
 
@@ -129,14 +134,15 @@ class PyTask {
           const glimpse::Box& x = s.boxes[o];
           ol(i, o) = has ? s.labels[o] : -1, od(i, o) = has ? (o == 0 ? s.digit : s.digit2) : -1;
           ob(i, o, 0) = has ? x.x0 : -1, ob(i, o, 1) = has ? x.y0 : -1, ob(i, o, 2) = has ? x.x1 : -1,
-                 ob(i, o, 3) = has ? x.y1 : -1;
+                   ob(i, o, 3) = has ? x.y1 : -1;
         }
       }
     }
     if (!info) return py::make_tuple(images, labels);
     py::dict extra;
     extra["query"] = queries, extra["box"] = boxes, extra["digit"] = digits;
-    extra["object_labels"] = object_labels, extra["object_boxes"] = object_boxes, extra["object_digits"] = object_digits;
+    extra["object_labels"] = object_labels, extra["object_boxes"] = object_boxes,
+    extra["object_digits"] = object_digits;
     return py::make_tuple(images, labels, extra);
   }
 
@@ -154,12 +160,13 @@ void CheckImages(const Floats& images) {
 
 // A sensor's glimpses of a batch: params (B, P) -> (B, shape...).
 template <class S>
-py::array_t<float> ReadAll(const S& sensor, const Floats& images, const Floats& params, std::vector<py::ssize_t> shape) {
+py::array_t<float> ReadAll(const S& sensor, const Floats& images, const Floats& params,
+                           std::vector<py::ssize_t> shape) {
   CheckImages(images);
   const int B = static_cast<int>(images.shape(0)), H = static_cast<int>(images.shape(1)),
             W = static_cast<int>(images.shape(2)), P = sensor.param_size();
-  Check(params.ndim() == 2 && params.shape(0) == B && params.shape(1) == P, "read parameters: expected (", B, ", ",
-        P, "), found an array of ", params.ndim(), " dimensions", params.ndim() == 2 ? " of another shape" : "");
+  Check(params.ndim() == 2 && params.shape(0) == B && params.shape(1) == P, "read parameters: expected (", B, ", ", P,
+        "), found an array of ", params.ndim(), " dimensions", params.ndim() == 2 ? " of another shape" : "");
   shape.insert(shape.begin(), B);
   py::array_t<float> out(shape);
   float* o = out.mutable_data();
@@ -185,7 +192,8 @@ PYBIND11_MODULE(_core, m) {
     }
   });
 
-  m.def("task_names", [] { return glimpse::Tasks().Names(); }, "The registered task names, in registration order.");
+  m.def(
+      "task_names", [] { return glimpse::Tasks().Names(); }, "The registered task names, in registration order.");
   m.def("task_help", [] {
     std::map<std::string, std::string> h;
     for (const auto& k : glimpse::Tasks()) h[k.name] = k.help;

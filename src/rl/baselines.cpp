@@ -4,20 +4,20 @@
 namespace glimpse {
 
 // The kinds, each defined in its own file.
-BaselineKind NoBaselineKind();            // no_baseline.cpp
-BaselineKind LearnedBaselineKind();       // learned_baseline.cpp
-BaselineKind MovingAverageBaselineKind(); // moving_average_baseline.cpp
-BaselineKind LeaveOneOutBaselineKind();   // leave_one_out_baseline.cpp
-BaselineKind SelfCriticalBaselineKind();  // self_critical_baseline.cpp
+BaselineKind NoBaselineKind();             // no_baseline.cpp
+BaselineKind LearnedBaselineKind();        // learned_baseline.cpp
+BaselineKind MovingAverageBaselineKind();  // moving_average_baseline.cpp
+BaselineKind LeaveOneOutBaselineKind();    // leave_one_out_baseline.cpp
+BaselineKind SelfCriticalBaselineKind();   // self_critical_baseline.cpp
 
 const Registry<BaselineKind>& Baselines() {
   static const Registry<BaselineKind> registry("baseline", {
-      NoBaselineKind(),
-      LearnedBaselineKind(),
-      MovingAverageBaselineKind(),
-      LeaveOneOutBaselineKind(),
-      SelfCriticalBaselineKind(),
-  });
+                                                               NoBaselineKind(),
+                                                               LearnedBaselineKind(),
+                                                               MovingAverageBaselineKind(),
+                                                               LeaveOneOutBaselineKind(),
+                                                               SelfCriticalBaselineKind(),
+                                                           });
   return registry;
 }
 

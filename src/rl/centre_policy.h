@@ -16,7 +16,9 @@ class CentrePolicy : public LocationPolicy<T> {
   void Activate(const T* pre, int rows, T* head) const override {
     std::copy(pre, pre + static_cast<std::size_t>(rows) * 2, head);
   }
-  void Mean(const T*, int rows, T* loc) const override { std::fill(loc, loc + static_cast<std::size_t>(rows) * 2, T(0)); }
+  void Mean(const T*, int rows, T* loc) const override {
+    std::fill(loc, loc + static_cast<std::size_t>(rows) * 2, T(0));
+  }
   int noise_size() const override { return 0; }
   void DrawNoise(int, Rng&, double*) const override {}
   void Place(const T* head, int rows, const double*, T* loc, std::int32_t* choice) const override {

@@ -32,15 +32,15 @@ namespace glimpse {
 
 struct EstimatorConfig {
   std::string baseline = "learned";  // a registered baseline (Baselines())
-  double action_weight = 1.0;   // weight of the cross-entropy
-  double rl_weight = 1.0;       // weight of the REINFORCE term
-  double baseline_weight = 1.0;  // weight of the learned baseline's regression
-  double entropy = 0.0;         // beta of the entropy bonus
+  double action_weight = 1.0;        // weight of the cross-entropy
+  double rl_weight = 1.0;            // weight of the REINFORCE term
+  double baseline_weight = 1.0;      // weight of the learned baseline's regression
+  double entropy = 0.0;              // beta of the entropy bonus
   bool reward_norm = false;
-  int samples = 1;              // M: consecutive rows per image (loo needs M >= 2)
-  double step_loss = 0.0;       // weight of the cross-entropy after glimpses 1..T-1 (needs step logits)
+  int samples = 1;                  // M: consecutive rows per image (loo needs M >= 2)
+  double step_loss = 0.0;           // weight of the cross-entropy after glimpses 1..T-1 (needs step logits)
   std::string reward = "terminal";  // a registered reward (reward.h)
-  ReturnsFn returns;            // its returns under the run's options; null: the kind's defaults
+  ReturnsFn returns;                // its returns under the run's options; null: the kind's defaults
 };
 
 struct LossReport {
@@ -81,8 +81,7 @@ class Estimator {
           "classifies after every glimpse");
     LossReport rep;
     rep.action = SoftmaxCrossEntropyForward(r.logits.data(), labels, N, C, s.probs.data());
-    SoftmaxCrossEntropyBackward(s.probs.data(), labels, N, C, static_cast<T>(cfg_.action_weight),
-                                s.dlogits.data());
+    SoftmaxCrossEntropyBackward(s.probs.data(), labels, N, C, static_cast<T>(cfg_.action_weight), s.dlogits.data());
     if (steps) rep.step = StepLosses(r, labels, s);
     double mean = 0;
     for (int n = 0; n < N; ++n) mean += reward[n];
@@ -98,8 +97,9 @@ class Estimator {
     Returns(r, labels, reward, returns_);
     const bool greedy = baseline_->greedy();
     Check(!greedy || greedy_rows_ == N, "the self-critical baseline needs SetGreedy on the same rows first");
-    for (int t = 0; t < TT; ++t) Normalise(returns_.data() + static_cast<std::size_t>(t) * N, N,
-                                           greedy ? greedy_.data() + static_cast<std::size_t>(t) * N : nullptr);
+    for (int t = 0; t < TT; ++t)
+      Normalise(returns_.data() + static_cast<std::size_t>(t) * N, N,
+                greedy ? greedy_.data() + static_cast<std::size_t>(t) * N : nullptr);
     greedy_rows_ = -1;
     // REINFORCE and entropy.
     std::fill(s.dpre.begin(), s.dpre.end(), T(0));
@@ -165,8 +165,8 @@ class Estimator {
     step_ce_.resize(TN);
     step_probs_.resize(TN * C);
     for (std::size_t i = 0; i < TN; ++i)
-      step_ce_[i] = SoftmaxCrossEntropyForward(r.step_logits.data() + i * C, labels + i % N, 1, C,
-                                               step_probs_.data() + i * C);
+      step_ce_[i] =
+          SoftmaxCrossEntropyForward(r.step_logits.data() + i * C, labels + i % N, 1, C, step_probs_.data() + i * C);
   }
   // The step loss (the mean cross-entropy after glimpses 1..T-1) and the gradient at every step's
   // logits: w_s / (T - 1) per earlier step, the action weight at step T (which replaces dlogits).
@@ -221,8 +221,8 @@ class Estimator {
   std::unique_ptr<Baseline> baseline_;
   bool per_step_ = false;
   std::vector<double> returns_, greedy_, none_, correct_, step_ce_;  // (T N), (T N), empty, (N), (T N)
-  std::vector<T> step_probs_;  // (T N, C)
-  int greedy_rows_ = -1;       // rows of the last SetGreedy, until a Compute uses it
+  std::vector<T> step_probs_;                                        // (T N, C)
+  int greedy_rows_ = -1;  // rows of the last SetGreedy, until a Compute uses it
 };
 
 }  // namespace glimpse

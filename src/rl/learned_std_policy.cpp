@@ -9,8 +9,9 @@ template <class T>
 PolicyKind<T> LearnedStdPolicyKind() {
   PolicyKind<T> k;
   k.name = "learned-std";
-  k.help = "Gaussian with a std learned from the state, starting at --std and kept within a decade of it "
-           "(--attention gaussian --policy learned-std)";
+  k.help =
+      "Gaussian with a std learned from the state, starting at --std and kept within a decade of it "
+      "(--attention gaussian --policy learned-std)";
   k.also_reads = {kPolicyStd.name};
   k.validate = [](const ExperimentConfig& c) {
     Check(kPolicyStd.Get(c) > 0 && kPolicyStd.Get(c) <= 10, "option --std: expected a standard deviation in (0, 10] ",

@@ -1,5 +1,6 @@
 // b = exponential moving average of the batch's mean reward, b <- 0.9 b + 0.1 mean G_1 after
-// each batch (the episode's return; the terminal reward R') (Show, Attend and Tell, Xu et al. 2015). Its state, the average, is checkpointed.
+// each batch (the episode's return; the terminal reward R') (Show, Attend and Tell, Xu et al. 2015). Its state, the
+// average, is checkpointed.
 #include "src/rl/baseline.h"
 
 namespace glimpse {

@@ -20,9 +20,9 @@ namespace glimpse {
 
 // One batch's outcome, as the estimator hands it to a reward.
 struct Outcome {
-  int steps = 0, rows = 0, classes = 0;  // T, N, C
-  const std::vector<double>* correct = nullptr;  // (N) 1 if the final answer is right, else 0
-  const std::vector<double>* step_ce = nullptr;  // (T N) cross-entropy after each glimpse (per_step kinds)
+  int steps = 0, rows = 0, classes = 0;               // T, N, C
+  const std::vector<double>* correct = nullptr;       // (N) 1 if the final answer is right, else 0
+  const std::vector<double>* step_ce = nullptr;       // (T N) cross-entropy after each glimpse (per_step kinds)
   const std::vector<double>* reward_to_go = nullptr;  // (T N) a sequential agent's returns, or null
 };
 
@@ -30,7 +30,7 @@ struct Outcome {
 using ReturnsFn = std::function<void(const Outcome&, std::vector<double>& returns)>;
 
 struct RewardKind : KindInfo {
-  bool per_step = false;  // needs the classifier after every glimpse (--step-loss > 0)
+  bool per_step = false;                                   // needs the classifier after every glimpse (--step-loss > 0)
   std::function<ReturnsFn(const ExperimentConfig&)> make;  // the returns under a configuration's options
 };
 

@@ -9,9 +9,9 @@ RewardKind DenseRewardKind();     // dense_reward.cpp
 
 const Registry<RewardKind>& Rewards() {
   static const Registry<RewardKind> registry("reward", {
-      TerminalRewardKind(),
-      DenseRewardKind(),
-  });
+                                                           TerminalRewardKind(),
+                                                           DenseRewardKind(),
+                                                       });
   return registry;
 }
 

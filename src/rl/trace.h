@@ -22,7 +22,7 @@ struct PolicyTrace {
   Mat<T> logits;                     // (N, C) action network on h_T
   // With a classifier at every step (ModelSpec::step_logits): the action network on h_1 .. h_T,
   // whose last block equals logits; otherwise 0 rows.
-  Mat<T> step_logits;                // (T N, C)
+  Mat<T> step_logits;  // (T N, C)
   // An agent that names several objects in turn (DRAM) and scores each itself: every step's reward
   // to go, the number of objects from the step's own on that the episode named right; empty: the
   // reward is the final answer's.
@@ -31,11 +31,11 @@ struct PolicyTrace {
 
 template <class T>
 struct LossSignals {
-  Mat<T> probs;      // (N, C) softmax of the logits
-  Mat<T> dlogits;    // (N, C) gradient at the logits (with step logits: unused, zero)
+  Mat<T> probs;         // (N, C) softmax of the logits
+  Mat<T> dlogits;       // (N, C) gradient at the logits (with step logits: unused, zero)
   Mat<T> dstep_logits;  // (T N, C) with step logits: the gradient at every step's logits, the final loss's included
-  Mat<T> dpre;       // (T N, K) gradient at the location network's pre-activations
-  Mat<T> dbaseline;  // (T N, 1) gradient at the baseline predictions
+  Mat<T> dpre;          // (T N, K) gradient at the location network's pre-activations
+  Mat<T> dbaseline;     // (T N, 1) gradient at the baseline predictions
 };
 
 }  // namespace glimpse

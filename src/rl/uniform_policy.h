@@ -23,7 +23,9 @@ class UniformPolicy : public LocationPolicy<T> {
   void Activate(const T* pre, int rows, T* head) const override {
     std::copy(pre, pre + static_cast<std::size_t>(rows) * 2, head);
   }
-  void Mean(const T*, int rows, T* loc) const override { std::fill(loc, loc + static_cast<std::size_t>(rows) * 2, T(0)); }
+  void Mean(const T*, int rows, T* loc) const override {
+    std::fill(loc, loc + static_cast<std::size_t>(rows) * 2, T(0));
+  }
   // Noise: two U(0, 1) deviates per row, l = 2u - 1.
   int noise_size() const override { return 2; }
   void DrawNoise(int rows, Rng& rng, double* noise) const override {

@@ -10,7 +10,6 @@
 namespace glimpse {
 namespace {
 
-
 std::string Num(double v) {
   std::ostringstream os;
   os.precision(17);
@@ -40,7 +39,9 @@ std::vector<std::string> Split(const std::string& s, char sep) {
 }
 
 template <class T>
-std::string Digest(const std::vector<T>& v) { return DigestOf(v.data(), v.size() * sizeof(T)); }
+std::string Digest(const std::vector<T>& v) {
+  return DigestOf(v.data(), v.size() * sizeof(T));
+}
 
 // The parameters with their table and digest, and step and epoch, into group `slot`.
 void WriteParams(RunFile& f, const std::string& slot, const Checkpoint& c) {

@@ -6,12 +6,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <algorithm>
 #include <filesystem>
-
 #include <limits>
 
 #include "src/core/error.h"
@@ -27,15 +26,25 @@ bool require_checksums = false;  // RunFile::RequireChecksums (file_checksum.h)
 template <class T>
 const H5::PredType& H5Type();
 template <>
-const H5::PredType& H5Type<float>() { return H5::PredType::NATIVE_FLOAT; }
+const H5::PredType& H5Type<float>() {
+  return H5::PredType::NATIVE_FLOAT;
+}
 template <>
-const H5::PredType& H5Type<double>() { return H5::PredType::NATIVE_DOUBLE; }
+const H5::PredType& H5Type<double>() {
+  return H5::PredType::NATIVE_DOUBLE;
+}
 template <>
-const H5::PredType& H5Type<std::int32_t>() { return H5::PredType::NATIVE_INT32; }
+const H5::PredType& H5Type<std::int32_t>() {
+  return H5::PredType::NATIVE_INT32;
+}
 template <>
-const H5::PredType& H5Type<std::int64_t>() { return H5::PredType::NATIVE_INT64; }
+const H5::PredType& H5Type<std::int64_t>() {
+  return H5::PredType::NATIVE_INT64;
+}
 template <>
-const H5::PredType& H5Type<std::uint64_t>() { return H5::PredType::NATIVE_UINT64; }
+const H5::PredType& H5Type<std::uint64_t>() {
+  return H5::PredType::NATIVE_UINT64;
+}
 
 constexpr const char* kMagicAttribute = "glimpse_version";
 
@@ -58,7 +67,6 @@ bool HasFletcher32(const H5::DSetCreatPropList& props) {
 
 void RunFile::RequireChecksums(bool require) { require_checksums = require; }
 
-
 H5::FileAccPropList NoHdf5Locking() {
   // glimpse serialises writers itself (PATH.lock) and readers only ever see complete files.
   H5::FileAccPropList fapl;
@@ -68,7 +76,6 @@ H5::FileAccPropList NoHdf5Locking() {
   fapl.setLibverBounds(H5F_LIBVER_V110, H5F_LIBVER_V110);
   return fapl;
 }
-
 
 // A dataset's creation properties with its data checksummed: chunked (`chunk`, the chunk shape of a
 // growing dataset, or else one chunk of the whole dataset) with the Fletcher-32 filter, so HDF5
@@ -138,8 +145,8 @@ void RunFile::Open(Mode mode, double wait_s) {
       Check(mode == Mode::kOverwrite || !FileExists(real), "'", path,
             "' exists; pass --force to overwrite it, or --resume to continue it");
       impl_->work = PrivateFile(real + ".work");
-      impl_->file = std::make_unique<H5::H5File>(impl_->work, H5F_ACC_TRUNC, H5::FileCreatPropList::DEFAULT,
-                                                  NoHdf5Locking());
+      impl_->file =
+          std::make_unique<H5::H5File>(impl_->work, H5F_ACC_TRUNC, H5::FileCreatPropList::DEFAULT, NoHdf5Locking());
       impl_->dirty = true;
       return;
     }
@@ -160,8 +167,8 @@ void RunFile::Open(Mode mode, double wait_s) {
   } catch (const H5::Exception& e) {
     Fail("cannot open '", path, "' as HDF5 (", e.getDetailMsg(), "): the file is damaged");
   }
-  Check(Attributes("/").count(kMagicAttribute) == 1, "'", path,
-        "' is an HDF5 file but not a glimpse run file (no '", kMagicAttribute, "' attribute)");
+  Check(Attributes("/").count(kMagicAttribute) == 1, "'", path, "' is an HDF5 file but not a glimpse run file (no '",
+        kMagicAttribute, "' attribute)");
 }
 
 H5::H5File& RunFile::Impl::File() {
@@ -283,9 +290,9 @@ void RunFile::CreateGroup(const std::string& path) {
 void RunFile::Move(const std::string& from, const std::string& to) {
   return Guard(*impl_, path_, "Move", [&] {
     impl_->dirty = true;
-    Check(H5Lmove(impl_->File().getId(), from.c_str(), impl_->File().getId(), to.c_str(), H5P_DEFAULT,
-                  H5P_DEFAULT) >= 0,
-          "HDF5: cannot move '", from, "' to '", to, "' in '", path_, "'");
+    Check(
+        H5Lmove(impl_->File().getId(), from.c_str(), impl_->File().getId(), to.c_str(), H5P_DEFAULT, H5P_DEFAULT) >= 0,
+        "HDF5: cannot move '", from, "' to '", to, "' in '", path_, "'");
   });
 }
 
@@ -381,9 +388,7 @@ std::size_t RunFile::SeriesLength(const std::string& group) const {
 }
 
 std::vector<double> RunFile::ReadSeries(const std::string& group, const std::string& name) const {
-  return Guard(*impl_, path_, "ReadSeries", [&] {
-    return ReadArray<double>(group + "/" + name);
-  });
+  return Guard(*impl_, path_, "ReadSeries", [&] { return ReadArray<double>(group + "/" + name); });
 }
 
 void RunFile::TruncateSeries(const std::string& group, std::size_t length) {
@@ -490,9 +495,9 @@ void RunFile::TruncateGroupBlocks(const std::string& group, std::size_t length) 
   });
 }
 
-#define GLIMPSE_RUNFILE_INSTANTIATE(T)                                                           \
-  template void RunFile::WriteArray<T>(const std::string&, const std::vector<std::size_t>&, const T*); \
-  template std::vector<T> RunFile::ReadArray<T>(const std::string&, std::vector<std::size_t>*) const; \
+#define GLIMPSE_RUNFILE_INSTANTIATE(T)                                                                  \
+  template void RunFile::WriteArray<T>(const std::string&, const std::vector<std::size_t>&, const T*);  \
+  template std::vector<T> RunFile::ReadArray<T>(const std::string&, std::vector<std::size_t>*) const;   \
   template void RunFile::AppendBlock<T>(const std::string&, const std::vector<std::size_t>&, const T*); \
   template void RunFile::TruncateBlocks<T>(const std::string&, std::size_t);
 GLIMPSE_RUNFILE_INSTANTIATE(float)

@@ -26,10 +26,10 @@ namespace glimpse {
 class RunFile {
  public:
   enum class Mode {
-    kCreate,       // a new file (appears at the first Commit); Error if it exists
-    kOverwrite,    // a new file, replacing any existing one at the first Commit (--force)
-    kReadWrite,    // an existing glimpse run file (resume)
-    kReadOnly,     // an existing glimpse run file (eval, tests)
+    kCreate,     // a new file (appears at the first Commit); Error if it exists
+    kOverwrite,  // a new file, replacing any existing one at the first Commit (--force)
+    kReadWrite,  // an existing glimpse run file (resume)
+    kReadOnly,   // an existing glimpse run file (eval, tests)
   };
   // Opening an existing file checks, before HDF5 reads it, the CRC-32 of the whole file that every
   // commit appends after HDF5's end of file; then that it is HDF5 and a glimpse run. Error otherwise,

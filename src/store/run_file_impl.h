@@ -9,7 +9,6 @@
 #include <vector>
 
 #include "src/core/error.h"
-
 #include "src/store/run_file.h"
 #include "src/store/writer_lock.h"
 
@@ -17,7 +16,7 @@ namespace glimpse {
 
 struct RunFile::Impl {
   std::unique_ptr<H5::H5File> file;  // null once closed
-  bool trailer = false;  // the file ended in a whole-file checksum when it was opened
+  bool trailer = false;              // the file ended in a whole-file checksum when it was opened
   bool writable = false;
   bool dirty = false;
   std::string real;  // the run file with every link resolved (writable modes): where Commit renames to
@@ -42,8 +41,7 @@ auto Guard(const std::string& file, const char* what, F&& f) -> decltype(f()) {
   try {
     return f();
   } catch (const H5::Exception& e) {
-    Fail("HDF5 error in ", what, " on '", file, "': ", e.getDetailMsg(),
-         " (disk full, read-only, or a corrupt file?)");
+    Fail("HDF5 error in ", what, " on '", file, "': ", e.getDetailMsg(), " (disk full, read-only, or a corrupt file?)");
   }
 }
 

@@ -21,8 +21,8 @@ void CheckAttributes(const H5::H5Object& o, const std::string& path, std::vector
         problems.push_back("attribute '" + a.getName() + "' of '" + path +
                            "': a variable-length string (the global heap has no checksum)");
     } catch (const H5::Exception& e) {
-      problems.push_back("attribute " + std::to_string(i) + " of '" + path + "' cannot be read (" +
-                         e.getDetailMsg() + ")");
+      problems.push_back("attribute " + std::to_string(i) + " of '" + path + "' cannot be read (" + e.getDetailMsg() +
+                         ")");
     }
   }
 }
@@ -58,7 +58,8 @@ void CheckGroup(const H5::H5File& file, const std::string& path, std::vector<std
       const auto points = static_cast<std::size_t>(space.getSimpleExtentNpoints());
       std::vector<char> buf(points * type.getSize());
       if (!buf.empty()) ds.read(buf.data(), type);  // HDF5 checks each chunk's Fletcher-32 here
-      if (points > 0 && !HasFletcher32(ds.getCreatePlist())) problems.push_back("dataset '" + child + "': its data carries no checksum");
+      if (points > 0 && !HasFletcher32(ds.getCreatePlist()))
+        problems.push_back("dataset '" + child + "': its data carries no checksum");
     } catch (const H5::Exception& e) {
       problems.push_back("'" + (child.empty() ? path : child) + "' cannot be read (" + e.getDetailMsg() + ")");
     }
@@ -70,8 +71,7 @@ void CheckGroup(const H5::H5File& file, const std::string& path, std::vector<std
 std::vector<std::string> RunFile::CheckIntegrity() const {
   std::vector<std::string> found, problems;
   try {
-    if (!impl_->trailer)
-      problems.push_back("no checksum of the whole file at its end (written by an older glimpse)");
+    if (!impl_->trailer) problems.push_back("no checksum of the whole file at its end (written by an older glimpse)");
     H5F_info2_t info;
     if (H5Fget_info2(impl_->File().getId(), &info) >= 0 && info.super.version < 2)
       problems.push_back("superblock version " + std::to_string(info.super.version) +
@@ -85,8 +85,10 @@ std::vector<std::string> RunFile::CheckIntegrity() const {
   for (const std::string& p : found) {
     const auto colon = p.find("': ");
     const bool sorted = colon != std::string::npos && p.find("cannot be read") == std::string::npos;
-    if (sorted) unprotected[p.substr(colon + 3)].push_back(p.substr(0, colon + 1));
-    else problems.push_back(p);
+    if (sorted)
+      unprotected[p.substr(colon + 3)].push_back(p.substr(0, colon + 1));
+    else
+      problems.push_back(p);
   }
   for (const auto& [sort, objects] : unprotected)
     problems.push_back(std::to_string(objects.size()) + (objects.size() == 1 ? " object" : " objects") +

@@ -43,8 +43,12 @@ class RunFileLogger : public RunLogger {
   }
   void Series(const std::string& group, const Row& row) override { file_.Append(group, row); }
   void Array(const std::string& path, const Shape& shape, const float* data) override { Write(path, shape, data); }
-  void Array(const std::string& path, const Shape& shape, const std::int32_t* data) override { Write(path, shape, data); }
-  void Block(const std::string& path, const Shape& shape, const float* data) override { file_.AppendBlock(path, shape, data); }
+  void Array(const std::string& path, const Shape& shape, const std::int32_t* data) override {
+    Write(path, shape, data);
+  }
+  void Block(const std::string& path, const Shape& shape, const float* data) override {
+    file_.AppendBlock(path, shape, data);
+  }
   void Block(const std::string& path, const Shape& shape, const std::int32_t* data) override {
     file_.AppendBlock(path, shape, data);
   }

@@ -29,7 +29,8 @@ WriterLock::WriterLock(const std::string& path, double wait_s) : real_(RealPath(
   for (;;) {
     fd_ = ::open(lock.c_str(), O_CREAT | O_RDWR | O_NOFOLLOW | O_CLOEXEC, 0644);
     Check(fd_ >= 0, "cannot write next to '", path, "': ", std::strerror(errno), " (",
-          errno == ELOOP ? "'" + lock + "' is a symbolic link" : std::string("is the folder missing or read-only?"), ")");
+          errno == ELOOP ? "'" + lock + "' is a symbolic link" : std::string("is the folder missing or read-only?"),
+          ")");
     if (::flock(fd_, LOCK_EX | LOCK_NB) == 0) {
       struct stat held, now;  // the file we locked must still be REAL.lock (a releasing writer removes it)
       if (::fstat(fd_, &held) == 0 && ::lstat(lock.c_str(), &now) == 0 && held.st_ino == now.st_ino &&
@@ -97,8 +98,10 @@ void CopyBytes(const std::string& from, const std::string& to) {
     for (ssize_t done = 0; done < n && !error;) {
       const ssize_t w = ::write(out, buf.data() + done, static_cast<std::size_t>(n - done));
       if (w < 0 && errno == EINTR) continue;
-      if (w <= 0) error = w < 0 ? errno : ENOSPC;
-      else done += w;
+      if (w <= 0)
+        error = w < 0 ? errno : ENOSPC;
+      else
+        done += w;
     }
     if (error) break;
   }

@@ -34,10 +34,10 @@ void AddProbabilities(const float* z, int classes, double* avg) {
 
 const Registry<AgentKind>& Agents() {
   static const Registry<AgentKind> registry("agent", {
-      ImageAgentKind(),
-      QueryAgentKind(),
-      DramAgentKind(),
-  });
+                                                         ImageAgentKind(),
+                                                         QueryAgentKind(),
+                                                         DramAgentKind(),
+                                                     });
   return registry;
 }
 

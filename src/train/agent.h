@@ -24,8 +24,8 @@
 #include "src/core/worker_pool.h"
 #include "src/model/attention_model.h"
 #include "src/rl/estimator.h"
-#include "src/train/config.h"
 #include "src/store/run_logger.h"
+#include "src/train/config.h"
 
 namespace glimpse {
 

@@ -11,8 +11,8 @@
 #include "src/model/cores.h"
 #include "src/model/glimpse_encoder.h"
 #include "src/rl/baseline.h"
-#include "src/rl/reward.h"
 #include "src/rl/policies.h"
+#include "src/rl/reward.h"
 #include "src/train/agent.h"
 
 namespace glimpse {
@@ -64,8 +64,8 @@ std::vector<OptionSpec> MakeOptions() {
   std::vector<OptionSpec> specs = {
       Selector(Tasks(), "task", "task", &C::env),
       Str("dataset", "task", "digits: mnist|fashion", &C::dataset),
-      Str("data-dir", "task",
-          "folder with the four IDX files (empty: data/mnist, or Debian's fashion-mnist)", &C::data_dir),
+      Str("data-dir", "task", "folder with the four IDX files (empty: data/mnist, or Debian's fashion-mnist)",
+          &C::data_dir),
       Num("train-images", "task", "training images per epoch (0 = all 50,000)", &C::train_images),
       Num("train-shift", "task",
           "image tasks: each training image moved by a random offset of up to N pixels in x and y, drawn per "
@@ -74,19 +74,21 @@ std::vector<OptionSpec> MakeOptions() {
           &C::train_shift),
       Num("seed", "task", "seed of every random stream (init, data, policy, eval)", &C::seed),
       Selector(Agents(), "model", "agent that answers the task (empty: the task's own, image or query)", &C::agent),
-      Selector(Attentions<float>(), "sensor", "attention (strip5: soft | categorical item attention over the five slots)",
-               &C::attention),
+      Selector(Attentions<float>(), "sensor",
+               "attention (strip5: soft | categorical item attention over the five slots)", &C::attention),
       Str("score", "sensor", "soft, strip5: attention score additive | dot | scaled-dot", &C::score),
       Num("attention-dim", "sensor", "soft, strip5: size of the query and the keys", &C::attention_dim),
       Num("grid", "sensor", "categorical, soft: N for the N x N grid of glimpse centres", &C::grid),
       Num("glimpses", "sensor", "glimpses per image (T)", &C::glimpses),
       Num("patch", "sensor", "retina patch size g (g x g pixels at the finest scale)", &C::patch),
-      Num("scales", "sensor", "scales k, each twice as wide as the last: the retina, the controls, stn and draw", &C::scales),
+      Num("scales", "sensor", "scales k, each twice as wide as the last: the retina, the controls, stn and draw",
+          &C::scales),
       Num("unit-pixels", "sensor", "pixels per unit of location (0 = half the canvas)", &C::unit_pixels),
-      Selector(Policies<float>(), "sensor",
-               "location policy of a retina attention (--attention gaussian, categorical, random or centre), in place of "
-               "its own (empty: the attention's own)",
-               &C::policy),
+      Selector(
+          Policies<float>(), "sensor",
+          "location policy of a retina attention (--attention gaussian, categorical, random or centre), in place of "
+          "its own (empty: the attention's own)",
+          &C::policy),
       Selector(Cores<float>(), "model", "core network", &C::core),
       Num("hidden", "model", "core state size (strip5: the slot network's hidden layer)", &C::hidden),
       Num("glimpse-hidden", "model",
@@ -110,8 +112,7 @@ std::vector<OptionSpec> MakeOptions() {
       Num("samples", "policy", "Monte Carlo samples (episodes) of each image per step", &C::samples),
       Num("entropy", "policy", "entropy bonus beta", &C::entropy),
       Flag("reward-norm", "policy", "normalise rewards over the batch (mean 0, std 1)", &C::reward_norm),
-      Num("semi-sampling", "policy", "probability that the expected location replaces the sample",
-          &C::semi_sampling),
+      Num("semi-sampling", "policy", "probability that the expected location replaces the sample", &C::semi_sampling),
       Num("rl-weight", "policy", "weight of the REINFORCE term in the hybrid loss", &C::rl_weight),
       Selector(Rewards(), "policy", "reward of an episode", &C::reward),
       Num("step-loss", "model",
@@ -133,7 +134,9 @@ std::vector<OptionSpec> MakeOptions() {
           &C::average),
       Num("batch", "optimizer", "images per minibatch (B)", &C::batch),
       Num("epochs", "optimizer", "training epochs", &C::epochs),
-      Num("threads", "system", "threads to use (0 = the cores this process may use: its CPU affinity and cgroup quota); see --parallel", &C::threads),
+      Num("threads", "system",
+          "threads to use (0 = the cores this process may use: its CPU affinity and cgroup quota); see --parallel",
+          &C::threads),
       Str("parallel", "system",
           "how the threads share the work: data (image tasks: one model replica per thread, each "
           "on its share of the batch's rows with one BLAS thread; same draws, gradients equal up "
@@ -156,10 +159,9 @@ std::vector<OptionSpec> MakeOptions() {
           "percentage (0 = off; the run is then finished, its stopped_reason says so)",
           &C::stop_at),
       Num("val-images", "system", "validation images per pass (at most 10,000)", &C::val_images),
-      Num("trajectories", "system", "test images whose glimpses are logged each evaluation",
-          &C::trajectories),
-      Num("diag-every", "system",
-          "steps between gradient-variance diagnostics on a fixed probe batch (0 = off)", &C::diag_every),
+      Num("trajectories", "system", "test images whose glimpses are logged each evaluation", &C::trajectories),
+      Num("diag-every", "system", "steps between gradient-variance diagnostics on a fixed probe batch (0 = off)",
+          &C::diag_every),
       Num("diag-draws", "system", "REINFORCE draws per gradient-variance diagnostic", &C::diag_draws),
       Str("on-nan", "system",
           "on a NaN/inf loss or gradient: stop (keep the last checkpoint) | rollback (reload the last "
@@ -221,8 +223,7 @@ void Validate(const ExperimentConfig& c) {
   Check(attention.hard() || c.samples == 1, "option --samples: --attention ", c.attention,
         " reads deterministically, so more than one sample per image repeats the same episode; use 1");
   Check(!c.rl_into_core || attention.hard(), "option --rl-into-core: only the hard image attentions have a ",
-        "REINFORCE signal to send into the core; --attention ", c.attention,
-        " already trains it by backpropagation");
+        "REINFORCE signal to send into the core; --attention ", c.attention, " already trains it by backpropagation");
   CheckRange(c.grid, 1, 64, "option --grid");
   const CoreKind<float>& core = Cores<float>().Get(c.core);  // unknown names first, before the ranges
   const GlimpseEncoderKind<float>& glimpse_net = GlimpseEncoders<float>().Get(c.glimpse_net);
@@ -235,8 +236,8 @@ void Validate(const ExperimentConfig& c) {
   ValidateTrainShift(c);
   CheckRange(c.glimpses, 1, 64, "option --glimpses");
   const int canvas = std::min(task.height, task.width);
-  Check(c.patch >= 1 && c.patch <= canvas, "option --patch: expected 1 to ", canvas,
-        " (the canvas of ", c.env, "), found ", c.patch);
+  Check(c.patch >= 1 && c.patch <= canvas, "option --patch: expected 1 to ", canvas, " (the canvas of ", c.env,
+        "), found ", c.patch);
   CheckRange(c.scales, 1, 8, "option --scales");
   Check(c.unit_pixels >= 0, "option --unit-pixels: expected >= 0, found ", c.unit_pixels);
   CheckRange(c.hidden, 1, 4096, "option --hidden");  // 4096: an LSTM core of 4 x 4096 x 8192 floats (0.5 GB)
@@ -278,7 +279,8 @@ void Validate(const ExperimentConfig& c) {
   ValidateKind(agent, c);
   ValidateKind(attention, c);
   Check(c.policy.empty() || attention.any_policy, "option --policy: --attention ", c.attention,
-        " has no retina that a policy could move; --policy goes with --attention gaussian, categorical, random or centre");
+        " has no retina that a policy could move; --policy goes with --attention gaussian, categorical, random or "
+        "centre");
   if (attention.hard()) {
     const PolicyKind<float>& policy = Policies<float>().Get(PolicyOf(attention, c));
     ValidateKind(policy, c);
@@ -318,10 +320,14 @@ void AddReaders(const R& kinds, const std::string& name, std::vector<std::string
 std::vector<std::string> UnreadKindOptions(const ExperimentConfig& c) {
   const TaskKind& task = Tasks().Get(c.env);
   const AttentionKind<float>& attention = Attentions<float>().Get(c.attention);
-  std::vector<const KindInfo*> selected = {&task, &Agents().Get(AgentOf(task, c)), &attention,
-                                           &Cores<float>().Get(c.core), &GlimpseEncoders<float>().Get(c.glimpse_net),
+  std::vector<const KindInfo*> selected = {&task,
+                                           &Agents().Get(AgentOf(task, c)),
+                                           &attention,
+                                           &Cores<float>().Get(c.core),
+                                           &GlimpseEncoders<float>().Get(c.glimpse_net),
                                            &Baselines().Get(c.baseline),
-                                           &Rewards().Get(c.reward), &Optimizers().Get(c.optimizer),
+                                           &Rewards().Get(c.reward),
+                                           &Optimizers().Get(c.optimizer),
                                            &Schedules().Get(c.schedule)};
   if (attention.hard()) selected.push_back(&Policies<float>().Get(PolicyOf(attention, c)));
   std::vector<std::string> unread;

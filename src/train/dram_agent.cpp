@@ -85,7 +85,8 @@ void DramAgent::RewardObjects(const Batch& batch) {
     for (int j = answer_.objects() - 1; j >= 0; --j) {
       const float* z = answer_.Object(rollout_.step_logits.data(), N, j) + static_cast<Index>(n) * kDigits;
       to_go += (std::max_element(z, z + kDigits) - z) == truth[j] ? 1.0 : 0.0;
-      for (int t = j * cfg_.glimpses; t < (j + 1) * cfg_.glimpses; ++t) trace_.reward_to_go[static_cast<std::size_t>(t) * N + n] = to_go;
+      for (int t = j * cfg_.glimpses; t < (j + 1) * cfg_.glimpses; ++t)
+        trace_.reward_to_go[static_cast<std::size_t>(t) * N + n] = to_go;
     }
   }
 }
@@ -107,8 +108,9 @@ void DramAgent::Predict(const Rollout<float>& r, std::vector<std::int32_t>& answ
 AgentKind DramAgentKind() {
   AgentKind k;
   k.name = "dram";
-  k.help = "DRAM (Ba et al. 2015): --glimpses glimpses per object, naming the objects one after another "
-           "(pairs100, sum100)";
+  k.help =
+      "DRAM (Ba et al. 2015): --glimpses glimpses per object, naming the objects one after another "
+      "(pairs100, sum100)";
   k.validate = [](const ExperimentConfig& c) {
     const TaskKind& task = Tasks().Get(c.env);
     Check(task.objects > 1, "option --agent dram names the objects of a canvas one after another; --env ", c.env,

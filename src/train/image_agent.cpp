@@ -25,7 +25,8 @@ ImageAgent::ImageAgent(const ExperimentConfig& cfg, const Task& task, WorkerPool
     : cfg_(cfg) {
   const int shards = pool.workers() + 1;
   std::vector<std::unique_ptr<AttentionModel<float>>> replicas;
-  for (int s = 0; s < shards; ++s) replicas.push_back(MakeAttentionModel<float>(spec, cfg_, task.height(), task.width()));
+  for (int s = 0; s < shards; ++s)
+    replicas.push_back(MakeAttentionModel<float>(spec, cfg_, task.height(), task.width()));
   Rng init(cfg_.seed, "init");
   replicas[0]->Init(init);  // the others receive replica 0's parameters before each forward pass
   model_ = std::make_unique<ShardedModel<float>>(std::move(replicas), pool);
@@ -66,7 +67,8 @@ void ImageAgent::LogExamples(const Task& task, RunLogger& log, std::int64_t epoc
   for (int t = 0; t < TT; ++t)
     for (int k = 0; k < K; ++k)
       for (int d = 0; d < P; ++d)
-        locs[(static_cast<std::size_t>(k) * TT + t) * P + d] = r.read.data()[(static_cast<std::size_t>(t) * K + k) * P + d];
+        locs[(static_cast<std::size_t>(k) * TT + t) * P + d] =
+            r.read.data()[(static_cast<std::size_t>(t) * K + k) * P + d];
   log.Block("/trajectories/epoch", {}, &epoch);
   log.Block(policy() ? "/trajectories/locations" : "/trajectories/read_params",
             {static_cast<std::size_t>(K), static_cast<std::size_t>(TT), static_cast<std::size_t>(P)}, locs.data());

@@ -1,10 +1,9 @@
 #include "src/train/query_agent.h"
 
-#include "envs/strip5.h"
-
 #include <algorithm>
 #include <cmath>
 
+#include "envs/strip5.h"
 #include "src/attention/attentions.h"
 
 namespace glimpse {
@@ -54,7 +53,8 @@ void QueryAgent::SetupExamples(const Task& task, RunLogger& log) {
   std::vector<float> strips(k * task.pixels());
   std::vector<std::int32_t> query(k), answer(k), labels(k * StripSample::kSlots);
   for (int i = 0; i < K; ++i) {
-    const StripSample s = strip5->RenderStrip(Split::kTest, i, 0, strips.data() + static_cast<std::size_t>(i) * task.pixels());
+    const StripSample s =
+        strip5->RenderStrip(Split::kTest, i, 0, strips.data() + static_cast<std::size_t>(i) * task.pixels());
     query[i] = s.query;
     answer[i] = s.answer;
     std::copy(s.labels.begin(), s.labels.end(), labels.begin() + static_cast<std::ptrdiff_t>(i) * StripSample::kSlots);

@@ -1,8 +1,8 @@
 // Reading a run file's stored configuration back into an ExperimentConfig (resume, eval).
 #pragma once
 
-#include "src/train/config.h"
 #include "src/store/run_file.h"
+#include "src/train/config.h"
 
 namespace glimpse {
 

@@ -10,6 +10,7 @@
 #include <sstream>
 #include <thread>
 
+#include "envs/dataset.h"
 #include "envs/tasks.h"
 #include "envs/train_shift.h"
 #include "src/core/blas.h"
@@ -17,7 +18,6 @@
 #include "src/core/schedule.h"
 #include "src/core/version.h"
 #include "src/nn/vmath.h"
-#include "envs/dataset.h"
 #include "src/store/checkpoint.h"
 
 namespace glimpse {
@@ -33,9 +33,12 @@ std::string UtcNow() {
 std::string Duration(double s) {
   std::ostringstream os;
   const long total = static_cast<long>(s + 0.5);
-  if (total >= 3600) os << total / 3600 << "h" << std::setw(2) << std::setfill('0') << (total % 3600) / 60 << "m";
-  else if (total >= 60) os << total / 60 << "m" << std::setw(2) << std::setfill('0') << total % 60 << "s";
-  else os << total << "s";
+  if (total >= 3600)
+    os << total / 3600 << "h" << std::setw(2) << std::setfill('0') << (total % 3600) / 60 << "m";
+  else if (total >= 60)
+    os << total / 60 << "m" << std::setw(2) << std::setfill('0') << total % 60 << "s";
+  else
+    os << total << "s";
   return os.str();
 }
 
@@ -53,7 +56,6 @@ double ResidentMb() {
   }
   return kb / 1024.0;
 }
-
 
 // Adds the time since the last lap to one phase of *profile; does nothing when profile is null.
 class PhaseTimer {
@@ -89,10 +91,14 @@ class SwappedIn {
 }  // namespace
 
 Trainer::Trainer(const ExperimentConfig& cfg, RunFile* file, bool resume)
-    : cfg_(cfg), denormals_(cfg.denormals == "flush"), file_(file), data_rng_(cfg.seed, "data"),
+    : cfg_(cfg),
+      denormals_(cfg.denormals == "flush"),
+      file_(file),
+      data_rng_(cfg.seed, "data"),
       policy_rng_(cfg.seed, "policy") {
   Validate(cfg_);
-  logger_ = file_ ? std::unique_ptr<RunLogger>(std::make_unique<RunFileLogger>(*file_)) : std::make_unique<NullLogger>();
+  logger_ =
+      file_ ? std::unique_ptr<RunLogger>(std::make_unique<RunFileLogger>(*file_)) : std::make_unique<NullLogger>();
   const TaskKind& task_kind = Tasks().Get(cfg_.env);
   data_ = LoadDigitDataset(ResolveDataDir(cfg_));
   task_ = WithTrainShift(task_kind.make(data_, cfg_.seed), cfg_.train_shift, cfg_.seed);
@@ -175,7 +181,8 @@ LossReport Trainer::ComputeGradients(const std::int64_t* indices, int images, st
   timer.Lap(&Profile::forward);
   const std::int32_t* answers = agent_->answers();
   for (int n = 0; n < N; ++n) reward_[n] = answers[n] == train_batch_.labels[n] ? 1.0f : 0.0f;
-  const LossReport rep = estimator_->Compute(agent_->trace(), train_batch_.labels.data(), reward_.data(), agent_->signals());
+  const LossReport rep =
+      estimator_->Compute(agent_->trace(), train_batch_.labels.data(), reward_.data(), agent_->signals());
   timer.Lap(&Profile::loss);
   agent_->store().ZeroGrad();
   agent_->Backward();
@@ -198,8 +205,8 @@ void Trainer::TrainStep(const std::int64_t* indices, int images, std::int64_t ep
   const double norm = std::sqrt(SumOfSquares(store.grads().data(), store.size()));
   if (!std::isfinite(rep.total) || !std::isfinite(norm)) {
     const std::string what = std::isfinite(rep.total) ? "a gradient" : "the loss";
-    throw Diverged(Format("training diverged: ", what, " is NaN or inf at step ", step_ + 1, " (epoch ",
-                          epoch + 1, ")"));
+    throw Diverged(
+        Format("training diverged: ", what, " is NaN or inf at step ", step_ + 1, " (epoch ", epoch + 1, ")"));
   }
   // Global gradient-norm clipping.
   if (cfg_.clip > 0 && norm > cfg_.clip) {
@@ -248,9 +255,8 @@ void Trainer::Run() {
   double t_start = SteadySeconds(), t_log = t_start;
   RecordLeg();
   std::ostringstream line;
-  line << "training " << cfg_.env << ": " << cfg_.epochs << " epochs x " << steps << " steps of "
-            << B << " images (x" << cfg_.samples << " samples), " << agent_->store().size()
-            << " parameters, from epoch " << epoch_;
+  line << "training " << cfg_.env << ": " << cfg_.epochs << " epochs x " << steps << " steps of " << B << " images (x"
+       << cfg_.samples << " samples), " << agent_->store().size() << " parameters, from epoch " << epoch_;
   progress_->Line(line.str());
   // The training products' FLOPs per image (forward and backward, every episode), measured on the
   // run's first step and stored once: time to accuracy reports FLOPs beside minutes, which compare
@@ -322,9 +328,8 @@ void Trainer::RecordLeg() {
 void Trainer::HandleDivergence(const std::string& what) {
   const bool can_roll_back = cfg_.on_nan == "rollback" && rollbacks_ < cfg_.max_rollbacks && file_ != nullptr;
   if (!can_roll_back) {
-    const std::string msg =
-        Format(what, ". The run file keeps the last good checkpoint (", epoch_, " epochs); try a lower --lr, ",
-               "--clip, or --on-nan rollback, then --resume.");
+    const std::string msg = Format(what, ". The run file keeps the last good checkpoint (", epoch_,
+                                   " epochs); try a lower --lr, ", "--clip, or --on-nan rollback, then --resume.");
     logger_->Attribute("stopped_reason", msg);
     Sync(true);
     Fail(msg);
@@ -353,12 +358,18 @@ void Trainer::LogTrain(double elapsed_s, std::int64_t session_steps) {
   const std::int64_t total = static_cast<std::int64_t>(cfg_.epochs) * steps;
   const double lr = schedule_->rate(cfg_.lr, step_ - 1, total);
   if (logger_->recording()) {
-    RunLogger::Row row = {{"step", static_cast<double>(step_)}, {"epoch", epoch_f},
-                          {"images", static_cast<double>(images_seen_)}, {"loss", sum_.total / n},
-                          {"loss_action", sum_.action / n}, {"loss_reinforce", sum_.reinforce / n},
-                          {"loss_baseline", sum_.baseline / n}, {"reward", sum_.reward / n},
-                          {"accuracy", sum_.reward / n}, {"entropy", sum_.entropy / n},
-                          {"grad_norm", sum_grad_norm_ / n}, {"lr", lr * lr_scale_},
+    RunLogger::Row row = {{"step", static_cast<double>(step_)},
+                          {"epoch", epoch_f},
+                          {"images", static_cast<double>(images_seen_)},
+                          {"loss", sum_.total / n},
+                          {"loss_action", sum_.action / n},
+                          {"loss_reinforce", sum_.reinforce / n},
+                          {"loss_baseline", sum_.baseline / n},
+                          {"reward", sum_.reward / n},
+                          {"accuracy", sum_.reward / n},
+                          {"entropy", sum_.entropy / n},
+                          {"grad_norm", sum_grad_norm_ / n},
+                          {"lr", lr * lr_scale_},
                           {"wall_s", wall_s_}};
     if (cfg_.step_loss > 0) row.push_back({"loss_step", sum_.step / n});  // the auxiliary classification
     logger_->Series("/train", row);
@@ -366,13 +377,13 @@ void Trainer::LogTrain(double elapsed_s, std::int64_t session_steps) {
   }
   std::ostringstream line;
   line << "epoch " << std::fixed << std::setprecision(2) << epoch_f << "/" << cfg_.epochs << " step " << step_
-            << " | loss " << std::setprecision(3) << sum_.total / n << " (act " << sum_.action / n << " rl "
-            << sum_.reinforce / n << " base " << sum_.baseline / n << ") | reward " << sum_.reward / n;
+       << " | loss " << std::setprecision(3) << sum_.total / n << " (act " << sum_.action / n << " rl "
+       << sum_.reinforce / n << " base " << sum_.baseline / n << ") | reward " << sum_.reward / n;
   if (last_val_error_ >= 0) line << " | val_error " << std::setprecision(2) << 100 * last_val_error_ << "%";
   if (elapsed_s > 0 && session_steps > 0) {
     const double steps_per_s = session_steps / elapsed_s;
     line << " | " << std::setprecision(0) << steps_per_s * cfg_.batch << " img/s | ETA "
-              << Duration((total - step_) / steps_per_s);
+         << Duration((total - step_) / steps_per_s);
   }
   progress_->Line(line.str());
   sum_ = LossReport{};
@@ -383,8 +394,7 @@ void Trainer::LogTrain(double elapsed_s, std::int64_t session_steps) {
 std::string Trainer::DescribeEval(int samples) const {
   const LocationPolicy<float>* p = agent_->policy();
   if (!p) return "deterministic reads";
-  if (samples > 1)
-    return "class probabilities averaged over the sampled episodes (seeded)";
+  if (samples > 1) return "class probabilities averaged over the sampled episodes (seeded)";
   return p->has_mean() ? p->greedy_name() : "one seeded sample: the policy has no mean";
 }
 
@@ -472,10 +482,15 @@ void Trainer::EndEpoch() {
     eval_s_ += SteadySeconds() - t0;
     if (logger_->recording()) {
       // images, train_s and eval_s: what the run had cost when this evaluation was made (time to accuracy).
-      std::vector<std::pair<std::string, double>> row = {
-          {"step", static_cast<double>(step_)}, {"epoch", static_cast<double>(epoch_)}, {"val_error", val.error},
-          {"test_error", test.error}, {"rss_mb", ResidentMb()}, {"images", static_cast<double>(images_seen_)},
-          {"train_s", wall_s_}, {"eval_s", eval_s_}, {"test_s", test_s_}};
+      std::vector<std::pair<std::string, double>> row = {{"step", static_cast<double>(step_)},
+                                                         {"epoch", static_cast<double>(epoch_)},
+                                                         {"val_error", val.error},
+                                                         {"test_error", test.error},
+                                                         {"rss_mb", ResidentMb()},
+                                                         {"images", static_cast<double>(images_seen_)},
+                                                         {"train_s", wall_s_},
+                                                         {"eval_s", eval_s_},
+                                                         {"test_s", test_s_}};
       if (average_) row.insert(row.end(), {{"val_error_raw", val_raw.error}, {"test_error_raw", test_raw.error}});
       for (const auto& [name, value] : test.extra) row.emplace_back("test_" + name, value);
       logger_->Series("/eval", row);
@@ -487,16 +502,16 @@ void Trainer::EndEpoch() {
     }
     averaged.reset();  // the training parameters are back
     std::ostringstream line;
-    line << "epoch " << epoch_ << "/" << cfg_.epochs << " done | val_error " << std::fixed
-              << std::setprecision(2) << 100 * val.error << "% test_error "
-              << (test_now ? Format(std::fixed, std::setprecision(2), 100 * test.error, "%") : std::string("-"))
-              << " (" << DescribeEval(1) << (average_ ? ", parameter average" : "") << ")";
+    line << "epoch " << epoch_ << "/" << cfg_.epochs << " done | val_error " << std::fixed << std::setprecision(2)
+         << 100 * val.error << "% test_error "
+         << (test_now ? Format(std::fixed, std::setprecision(2), 100 * test.error, "%") : std::string("-")) << " ("
+         << DescribeEval(1) << (average_ ? ", parameter average" : "") << ")";
     if (average_)
       line << " | training parameters: val_error " << 100 * val_raw.error << "% test_error "
-                << (test_now ? Format(std::fixed, std::setprecision(2), 100 * test_raw.error, "%") : std::string("-"));
+           << (test_now ? Format(std::fixed, std::setprecision(2), 100 * test_raw.error, "%") : std::string("-"));
     for (const auto& [name, value] : test.extra) line << " test_" << name << " " << 100 * value << "%";
-    line << " | train " << Duration(wall_s_) << ", eval " << Duration(SteadySeconds() - t0)
-              << " | rss " << std::setprecision(0) << ResidentMb() << " MB";
+    line << " | train " << Duration(wall_s_) << ", eval " << Duration(SteadySeconds() - t0) << " | rss "
+         << std::setprecision(0) << ResidentMb() << " MB";
     const double per_epoch = wall_s_ / std::max<std::int64_t>(1, epoch_);
     line << " | ETA " << Duration(per_epoch * (cfg_.epochs - epoch_));
     progress_->Line(line.str());
@@ -516,4 +531,3 @@ void Trainer::Sync(bool force) {
 }
 
 }  // namespace glimpse
-

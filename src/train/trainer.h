@@ -22,16 +22,16 @@
 
 #include "envs/batch.h"
 #include "envs/dataset.h"
+#include "src/core/denormals.h"
 #include "src/core/optimizer.h"
 #include "src/core/schedule.h"
 #include "src/core/weight_average.h"
-#include "src/core/denormals.h"
 #include "src/core/worker_pool.h"
+#include "src/store/run_attributes.h"
+#include "src/store/run_file.h"
+#include "src/store/run_logger.h"
 #include "src/train/agent.h"
 #include "src/train/config.h"
-#include "src/store/run_file.h"
-#include "src/store/run_attributes.h"
-#include "src/store/run_logger.h"
 #include "src/train/progress.h"
 
 namespace glimpse {
@@ -39,8 +39,8 @@ namespace glimpse {
 struct EvalResult {
   double error = 0;  // fraction of samples answered wrongly
   int images = 0;
-  int samples = 1;   // 1: the policy's mode; M > 1: answer probabilities averaged over M sampled episodes
-  std::map<std::string, double> extra;  // the agent's further metrics (logged as series columns)
+  int samples = 1;  // 1: the policy's mode; M > 1: answer probabilities averaged over M sampled episodes
+  std::map<std::string, double> extra;        // the agent's further metrics (logged as series columns)
   std::vector<std::int32_t> labels, answers;  // per sample, in split order: the true class and the one given
 };
 
@@ -146,7 +146,7 @@ class Trainer {
   std::unique_ptr<RunLogger> logger_;  // over file_, or a NullLogger
   DigitDataset data_;
   std::unique_ptr<Task> task_;
-  std::unique_ptr<WorkerPool> pool_;   // --threads - 1 workers under --parallel data
+  std::unique_ptr<WorkerPool> pool_;  // --threads - 1 workers under --parallel data
   std::unique_ptr<Agent> agent_;
   std::unique_ptr<Estimator<float>> estimator_;
   Batch train_batch_, eval_batch_;

@@ -47,12 +47,12 @@ void Trainer::SaveCheckpointNow() {
 
 void Trainer::RestoreParams(const Checkpoint& c, const std::string& path) {
   auto& store = agent_->store();
-  Check(c.table.size() == store.info().size() && c.params.size() == store.size(), "the checkpoint in '",
-        path, "' has ", c.params.size(), " parameters in ", c.table.size(),
-        " tensors; the model built from its configuration has ", store.size(), " in ", store.info().size());
+  Check(c.table.size() == store.info().size() && c.params.size() == store.size(), "the checkpoint in '", path, "' has ",
+        c.params.size(), " parameters in ", c.table.size(), " tensors; the model built from its configuration has ",
+        store.size(), " in ", store.info().size());
   for (std::size_t i = 0; i < c.table.size(); ++i)
-    Check(c.table[i].name == store.info()[i].name && c.table[i].shape == store.info()[i].shape,
-          "checkpoint tensor '", c.table[i].name, "' does not match the model's '", store.info()[i].name, "'");
+    Check(c.table[i].name == store.info()[i].name && c.table[i].shape == store.info()[i].shape, "checkpoint tensor '",
+          c.table[i].name, "' does not match the model's '", store.info()[i].name, "'");
   std::copy(c.params.begin(), c.params.end(), store.values().begin());
 }
 
@@ -86,9 +86,10 @@ void Trainer::InitFrom(const std::string& path) {
         store.size(), " in ", store.info().size(), ": the two runs need the same model options");
   RestoreParams(c, path);
   if (average_) average_->Reset(store.values().data());  // the average starts from them too
-  progress_->Line(Format("parameters from '", path, "' (", best ? "validation-selected" : "last", ", epoch ", c.epoch,
-                         ")"));
-  logger_->Attribute("init_from_params", (best ? "best " : "last ") + DigestOf(c.params.data(), c.params.size() * sizeof(float)));
+  progress_->Line(
+      Format("parameters from '", path, "' (", best ? "validation-selected" : "last", ", epoch ", c.epoch, ")"));
+  logger_->Attribute("init_from_params",
+                     (best ? "best " : "last ") + DigestOf(c.params.data(), c.params.size() * sizeof(float)));
 }
 
 void Trainer::LoadCheckpointNow() {
@@ -116,8 +117,8 @@ void Trainer::LoadCheckpointNow() {
   test_s_ = c.scalars.count("test_s") ? c.scalars.at("test_s") : 0;
   images_seen_ = c.scalars.count("images_seen") ? static_cast<std::int64_t>(c.scalars.at("images_seen")) : 0;
   last_val_error_ = c.scalars.count("last_val_error") ? c.scalars.at("last_val_error") : -1;
-  best_val_error_ = c.scalars.count("best_val_error") ? c.scalars.at("best_val_error")
-                                                     : std::numeric_limits<double>::infinity();
+  best_val_error_ =
+      c.scalars.count("best_val_error") ? c.scalars.at("best_val_error") : std::numeric_limits<double>::infinity();
   estimator_->SetState(c.scalars);
   lr_scale_ = c.scalars.count("lr_scale") ? c.scalars.at("lr_scale") : 1.0;
   rollbacks_ = c.scalars.count("rollbacks") ? static_cast<int>(c.scalars.at("rollbacks")) : 0;
@@ -126,9 +127,7 @@ void Trainer::LoadCheckpointNow() {
 }
 
 void Trainer::TruncateSeries(const std::map<std::string, std::int64_t>& lengths) {
-  auto length = [&](const char* g) {
-    return static_cast<std::size_t>(lengths.count(g) ? lengths.at(g) : 0);
-  };
+  auto length = [&](const char* g) { return static_cast<std::size_t>(lengths.count(g) ? lengths.at(g) : 0); };
   for (const char* g : {"/train", "/eval", "/diagnostics"}) file_->TruncateSeries(g, length(g));
   file_->TruncateGroupBlocks(agent_->examples_group(), length("/trajectories"));
 }

@@ -48,8 +48,10 @@ Trainer::Diagnostic Trainer::MeasureGradientVariance(int draws) {
 void Trainer::Diagnose() {
   const Diagnostic d = MeasureGradientVariance(cfg_.diag_draws);
   if (logger_->recording())
-    logger_->Series("/diagnostics", {{"step", static_cast<double>(step_)}, {"grad_var", d.grad_var},
-                                   {"grad_snr", d.grad_snr}, {"entropy", d.entropy}});
+    logger_->Series("/diagnostics", {{"step", static_cast<double>(step_)},
+                                     {"grad_var", d.grad_var},
+                                     {"grad_snr", d.grad_snr},
+                                     {"entropy", d.entropy}});
 }
 
 }  // namespace glimpse

@@ -4,8 +4,8 @@
 
 #include "src/core/error.h"
 #include "src/store/checkpoint.h"
-#include "src/train/run_config.h"
 #include "src/store/run_file.h"
+#include "src/train/run_config.h"
 
 namespace glimpse {
 namespace {
@@ -24,8 +24,9 @@ void CheckCheckpoints(const RunFile& f, std::vector<std::string>& problems) {
     const auto a = f.Attributes(slot);
     if (!a.count("complete") || a.at("complete") != "1") continue;  // a slot being written: unused
     if (!a.count("digest:params"))
-      problems.push_back(slot + ": no digest of its parameters (written by an older glimpse: glimpse slim "
-                                "writes a copy with one)");
+      problems.push_back(slot +
+                         ": no digest of its parameters (written by an older glimpse: glimpse slim "
+                         "writes a copy with one)");
     for (const auto& [name, stored] : a) {
       if (name.rfind("digest:", 0) != 0) continue;
       const std::string part = name.substr(7), path = slot + "/" + part;

@@ -2,7 +2,6 @@
 // (so the trainer's loss check stops or rolls the run back) and never index outside the image: a NaN
 // cast to an int is undefined and crashed DRAW and the spatial transformer.
 #include <catch2/catch.hpp>
-
 #include <cmath>
 #include <limits>
 #include <memory>
@@ -51,15 +50,14 @@ bool ReadsFinite(const Sensor<double>& s, double v) {
 
 }  // namespace
 
-TEST_CASE("Every sensor reads NaN from NaN read parameters, and never indexes outside the image",
-          "[attention][nan]") {
+TEST_CASE("Every sensor reads NaN from NaN read parameters, and never indexes outside the image", "[attention][nan]") {
   const Retina<double> retina(6, 3);
   const DrawRead<double> draw(5), draw3(5, 1.0, 3);
   using Stn = SpatialTransformer<double>;
   const Stn box(6, 2, Stn::Mode::kAffine), bilinear(6, 1, Stn::Mode::kAffine, Stn::Sampler::kBilinear),
       scale_shift(6, 1, Stn::Mode::kScaleTranslation);
-  for (const Sensor<double>* s : std::vector<const Sensor<double>*>{&retina, &draw, &draw3, &box, &bilinear,
-                                                                     &scale_shift}) {
+  for (const Sensor<double>* s :
+       std::vector<const Sensor<double>*>{&retina, &draw, &draw3, &box, &bilinear, &scale_shift}) {
     INFO(s->name());
     CHECK(ReadsNaN(*s, kNaN));
     CHECK(ReadsFinite(*s, 1e30));

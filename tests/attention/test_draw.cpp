@@ -1,7 +1,6 @@
-#include <catch2/catch.hpp>
-
 #include <algorithm>
 #include <array>
+#include <catch2/catch.hpp>
 #include <cmath>
 
 #include "src/attention/draw_read.h"
@@ -31,27 +30,27 @@ TEST_CASE("DRAW read with a tiny sigma and stride 1 is a crop", "[attention][dra
 TEST_CASE("DRAW read gradients match finite differences (parameters and image - one and three scales)",
           "[attention][draw][gradcheck]") {
   for (const int K : {1, 3}) {
-  INFO(K << " scales");
-  const int B = 2, H = 9, W = 11, N = 3;
-  const DrawRead<double> draw(N, 1.0, K);
-  Rng rng(12, "test");
-  std::vector<double> im(B * H * W), params(B * 5), w(B * K * N * N), g(B * K * N * N);
-  FillRandom(im.data(), im.size(), rng);
-  FillRandom(w.data(), w.size(), rng);
-  const double p0[10] = {0.1, -0.2, std::log(2.0), std::log(0.6), std::log(1.3),
-                         -0.3, 0.25, std::log(0.8), std::log(1.1), std::log(0.7)};
-  std::copy(p0, p0 + 10, params.begin());
-  auto loss = [&] {
-    draw.Read(im.data(), B, H, W, params.data(), g.data(), nullptr);
-    return Dot(w.data(), g.data(), g.size());
-  };
-  std::vector<double> dparams(B * 5), dimages(B * H * W, 0.0);
-  draw.Backward(im.data(), B, H, W, params.data(), w.data(), dparams.data(), dimages.data(), nullptr);
-  std::string where;
-  CHECK(MaxGradError(loss, params.data(), dparams.data(), params.size(), 1e-5, &where) < 1e-6);
-  INFO(where);
-  // The read is linear in the image, so a large step has no truncation error and less round-off.
-  CHECK(MaxGradError(loss, im.data(), dimages.data(), im.size(), 0.1, &where) < 1e-6);
+    INFO(K << " scales");
+    const int B = 2, H = 9, W = 11, N = 3;
+    const DrawRead<double> draw(N, 1.0, K);
+    Rng rng(12, "test");
+    std::vector<double> im(B * H * W), params(B * 5), w(B * K * N * N), g(B * K * N * N);
+    FillRandom(im.data(), im.size(), rng);
+    FillRandom(w.data(), w.size(), rng);
+    const double p0[10] = {0.1,  -0.2, std::log(2.0), std::log(0.6), std::log(1.3),
+                           -0.3, 0.25, std::log(0.8), std::log(1.1), std::log(0.7)};
+    std::copy(p0, p0 + 10, params.begin());
+    auto loss = [&] {
+      draw.Read(im.data(), B, H, W, params.data(), g.data(), nullptr);
+      return Dot(w.data(), g.data(), g.size());
+    };
+    std::vector<double> dparams(B * 5), dimages(B * H * W, 0.0);
+    draw.Backward(im.data(), B, H, W, params.data(), w.data(), dparams.data(), dimages.data(), nullptr);
+    std::string where;
+    CHECK(MaxGradError(loss, params.data(), dparams.data(), params.size(), 1e-5, &where) < 1e-6);
+    INFO(where);
+    // The read is linear in the image, so a large step has no truncation error and less round-off.
+    CHECK(MaxGradError(loss, im.data(), dimages.data(), im.size(), 0.1, &where) < 1e-6);
   }
 }
 
@@ -101,9 +100,9 @@ TEST_CASE("DRAW read parameters far outside their ranges give finite reads and z
   for (int i = 0; i < H * W; ++i) im[i] = static_cast<float>(i % 7) / 7;
   const DrawRead<float> draw(N);
   // One read per row: tiny and huge variance, huge and tiny stride, huge gamma, centre far away.
-  const std::vector<std::array<float, 5>> reads = {
-      {0.1f, 0.2f, -300, 0, 0}, {0.1f, 0.2f, 300, 0, 0}, {0, 0, 0, 50, 0},
-      {0, 0, 0, -50, 0},        {0, 0, 0, 0, 200},       {40, -40, 0, 0, 0}};
+  const std::vector<std::array<float, 5>> reads = {{0.1f, 0.2f, -300, 0, 0}, {0.1f, 0.2f, 300, 0, 0},
+                                                   {0, 0, 0, 50, 0},         {0, 0, 0, -50, 0},
+                                                   {0, 0, 0, 0, 200},        {40, -40, 0, 0, 0}};
   const int B = static_cast<int>(reads.size());
   std::vector<float> images(static_cast<std::size_t>(B) * H * W), params;
   for (int b = 0; b < B; ++b) {

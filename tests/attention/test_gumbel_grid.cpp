@@ -4,7 +4,6 @@
 // compared with the true gradient of the expected loss on a small problem: its bias is measured and
 // reported, not hidden.
 #include <catch2/catch.hpp>
-
 #include <cmath>
 
 #include "src/attention/attentions.h"

@@ -3,7 +3,6 @@
 // and the model's reparameterised location (p = mu + std eps when sampling, mu when evaluating),
 // gradient-checked through the whole model with eps fixed.
 #include <catch2/catch.hpp>
-
 #include <cmath>
 
 #include "src/attention/attentions.h"
@@ -33,7 +32,7 @@ TEST_CASE("Pathwise retina reads what the retina reads where the patch sits on w
     // Box centres W/2 + x u on whole pixels: u = 8 (half the canvas) or 5; partly off the canvas.
     const double u = unit > 0 ? unit : 8.0;
     const double loc[6] = {0.0, 0.0, 2 / u, -3 / u, -4 / u, 1 / u};  // |l| < 1, as tanh reads
-    double params[6];  // the pathwise read's parameters: l = tanh(p)
+    double params[6];                                                // the pathwise read's parameters: l = tanh(p)
     for (int i = 0; i < 6; ++i) params[i] = std::atanh(loc[i]);
     std::vector<double> a(B * retina.glimpse_size()), b(a.size());
     retina.Read(im.data(), B, H, W, loc, a.data(), nullptr);
@@ -104,7 +103,8 @@ TEST_CASE("Pathwise attention: a reparameterised location, gradient-checked with
   Rng draws(9, "policy");
   model->Forward(images.data(), N, H, W, r, LocationMode::kSample, &draws);
   // Sampling reads at mu + 0.2 eps; the means are the read network's outputs.
-  for (std::size_t i = 0; i < r.read.size(); ++i) CHECK(r.read.data()[i] == Approx(r.head.data()[i] + 0.2 * r.noise[i]));
+  for (std::size_t i = 0; i < r.read.size(); ++i)
+    CHECK(r.read.data()[i] == Approx(r.head.data()[i] + 0.2 * r.noise[i]));
   Rollout<double> mean;
   model->Forward(images.data(), N, H, W, mean, LocationMode::kMean, nullptr);
   for (std::size_t i = 0; i < mean.read.size(); ++i) CHECK(mean.read.data()[i] == mean.head.data()[i]);

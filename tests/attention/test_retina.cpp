@@ -49,7 +49,7 @@ TEST_CASE("Retina maps (-1, -1) to the top-left corner and reads zeros outside",
   CHECK(g[0] == 0);
   CHECK(g[1] == 0);
   CHECK(g[2] == 0);
-  CHECK(g[3] == 0);  // pixel (0, 0) = 0 too
+  CHECK(g[3] == 0);                    // pixel (0, 0) = 0 too
   const double loc2[2] = {0.5, -0.5};  // centre x = 6, y = 2: rows 1..2, cols 5..6
   r.Read(im.data(), 1, 8, 8, loc2, g, nullptr);
   CHECK(g[0] == 13);
@@ -85,7 +85,7 @@ TEST_CASE("Retina reads the same with and without its summed-area tables", "[att
   std::vector<double> loc(6), direct(3 * r.glimpse_size()), fast(3 * r.glimpse_size());
   for (int trial = 0; trial < 50; ++trial) {
     for (auto& l : loc) l = rng.Uniform(-1.3, 1.3);  // partly outside the image
-    const Retina<double> plain(5, 3);                 // never prepared: the direct path
+    const Retina<double> plain(5, 3);                // never prepared: the direct path
     plain.Read(im.data(), 3, 30, 30, loc.data(), direct.data(), nullptr);
     const auto cache = r.MakeCache();  // prepared: the summed-area path
     r.Prepare(im.data(), 3, 30, 30, cache.get());

@@ -18,8 +18,8 @@ TEST_CASE("Soft attention: gradients for every score, gated or not", "[attention
       store.Allocate();
       Rng rng(31, "test");
       soft.InitParams(rng);
-      std::vector<double> im(B * H * W), params(B * soft.param_size()), w(B * soft.glimpse_size()),
-          out(w.size()), dparams(params.size()), dimages(im.size(), 0.0);
+      std::vector<double> im(B * H * W), params(B * soft.param_size()), w(B * soft.glimpse_size()), out(w.size()),
+          dparams(params.size()), dimages(im.size(), 0.0);
       FillRandom(im.data(), im.size(), rng);
       FillRandom(params.data(), params.size(), rng);
       FillRandom(w.data(), w.size(), rng);

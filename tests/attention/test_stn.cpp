@@ -1,5 +1,4 @@
 #include <catch2/catch.hpp>
-
 #include <numeric>
 
 #include "src/attention/spatial_transformer.h"
@@ -73,8 +72,7 @@ TEST_CASE("Spatial transformer gradients match finite differences (both samplers
     }
 }
 
-TEST_CASE("The box sampler sees a thin stroke wherever it is - bilinear point sampling misses it",
-          "[attention][stn]") {
+TEST_CASE("The box sampler sees a thin stroke wherever it is - bilinear point sampling misses it", "[attention][stn]") {
   // A 60 x 60 canvas with one vertical 2-pixel stroke; a 12 x 12 identity read samples every 5.4
   // pixels. The box read keeps the stroke's ink at every position; the bilinear read loses it at some.
   const int H = 60, W = 60, g = 12;

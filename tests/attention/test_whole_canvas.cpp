@@ -1,6 +1,5 @@
 // The whole-canvas control sensor: an exact box filter of the whole canvas, blind to the location.
 #include <catch2/catch.hpp>
-
 #include <numeric>
 
 #include "src/attention/attentions.h"

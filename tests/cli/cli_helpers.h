@@ -1,13 +1,13 @@
 // Runs the glimpse binary from tests and captures its output and exit code.
 #pragma once
 
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <array>
-#include <filesystem>
 #include <cstdio>
+#include <filesystem>
 #include <string>
-#include <sys/wait.h>
 
 namespace glimpse::test {
 
@@ -31,8 +31,8 @@ inline CommandResult RunGlimpse(std::string args) {
     prefix = "prlimit --fsize=" + args.substr(0, args.find(' ')) + " ";
     args = args.substr(args.find(' ') + 1);
   }
-  const std::string cmd = std::string("cd '") + GLIMPSE_SOURCE_DIR + "' && " + prefix + "'" +
-                          GLIMPSE_BINARY + "' " + args + " 2>&1";
+  const std::string cmd =
+      std::string("cd '") + GLIMPSE_SOURCE_DIR + "' && " + prefix + "'" + GLIMPSE_BINARY + "' " + args + " 2>&1";
   CommandResult r;
   FILE* p = popen(cmd.c_str(), "r");
   if (!p) return r;

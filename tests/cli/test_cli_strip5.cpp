@@ -1,7 +1,6 @@
 // strip5 through the command line: train (soft and categorical), the logged attention weights,
 // eval, resume, render, and the attention types it refuses.
 #include <catch2/catch.hpp>
-
 #include <cstdio>
 #include <fstream>
 
@@ -69,8 +68,10 @@ TEST_CASE("strip5 trains soft and categorical attention and logs the weights of 
 TEST_CASE("strip5 with the categorical choice keeps the REINFORCE options", "[cli][strip5]") {
   const std::string run = TempDir() + "/glimpse_cli_strip5_loo.h5";
   std::remove(run.c_str());
-  auto r = RunGlimpse("train --out " + run + " --epochs 1 --attention categorical --baseline loo --samples 2 "
-                      "--diag-every 5 --diag-draws 4 --train-images 160" + Small());
+  auto r = RunGlimpse("train --out " + run +
+                      " --epochs 1 --attention categorical --baseline loo --samples 2 "
+                      "--diag-every 5 --diag-draws 4 --train-images 160" +
+                      Small());
   REQUIRE(r.code == 0);
   const RunFile f(run, RunFile::Mode::kReadOnly);
   CHECK(f.SeriesLength("/diagnostics") == 2);

@@ -1,10 +1,9 @@
 // The train / eval / bench command-line contract (docs/cli.md) on a small fake data set.
-#include <catch2/catch.hpp>
-
-#include <cmath>
 #include <hdf5.h>
 
 #include <algorithm>
+#include <catch2/catch.hpp>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -80,7 +79,8 @@ TEST_CASE("train warns about a kind option that the run's kinds do not read", "[
   std::remove(run.c_str());
   auto r = RunGlimpse("train --out " + run + " --epochs 1 --optimizer sgd --weight-decay 0.01 --force" + Small());
   CHECK(r.code == 0);
-  CHECK_THAT(r.output, Catch::Contains("warning: --weight-decay 0.01 is not read by this run's kinds (only by --optimizer adam)"));
+  CHECK_THAT(r.output, Catch::Contains(
+                           "warning: --weight-decay 0.01 is not read by this run's kinds (only by --optimizer adam)"));
   r = RunGlimpse("train --out " + run + " --epochs 1 --weight-decay 0.01 --force" + Small());
   CHECK(r.code == 0);
   CHECK_THAT(r.output, !Catch::Contains("warning"));
@@ -90,10 +90,14 @@ TEST_CASE("train refuses impossible configurations before creating any file", "[
   const std::string run = TempDir() + "/glimpse_cli_bad.h5";
   std::remove(run.c_str());
   const std::vector<std::pair<std::string, std::string>> bad = {
-      {"--glimpses 0", "option --glimpses"},      {"--patch 200", "option --patch"},
-      {"--std -1", "option --std"},               {"--scales 0", "option --scales"},
-      {"--batch 0", "option --batch"},            {"--core gru", "expected rnn|lstm"},
-      {"--glimpses two", "expected a whole number"}, {"--env mnist99", "option --env"},
+      {"--glimpses 0", "option --glimpses"},
+      {"--patch 200", "option --patch"},
+      {"--std -1", "option --std"},
+      {"--scales 0", "option --scales"},
+      {"--batch 0", "option --batch"},
+      {"--core gru", "expected rnn|lstm"},
+      {"--glimpses two", "expected a whole number"},
+      {"--env mnist99", "option --env"},
       {"--seed -1", "option --seed: expected a whole number of at least 0"},
       {"--context 29", "option --context: expected 0 (off) to 28"},
       {"--env strip5 --attention soft --context 4", "strip5's query model has no context network"},
@@ -165,7 +169,8 @@ TEST_CASE("The best-by-validation checkpoint, every eval recorded, every leg's p
   CHECK(RunGlimpse("verify " + run).code == 0);
 }
 
-TEST_CASE("Subnormal floats are flushed by default, the mode may change on resume, each leg records it", "[cli][train][denormals]") {
+TEST_CASE("Subnormal floats are flushed by default, the mode may change on resume, each leg records it",
+          "[cli][train][denormals]") {
   const std::string run = TempDir() + "/glimpse_cli_denormals.h5";
   std::remove(run.c_str());
   REQUIRE(RunGlimpse("train --out " + run + " --epochs 1" + Small()).code == 0);
@@ -294,8 +299,7 @@ TEST_CASE("train --stop-at: the run stops after the first evaluation at its targ
   CHECK(RunGlimpse("train --out " + run + " --force --stop-at 100" + Small()).code != 0);
 }
 
-TEST_CASE("eval --predictions writes each image's label and answer, agreeing with the error it prints",
-          "[cli][eval]") {
+TEST_CASE("eval --predictions writes each image's label and answer, agreeing with the error it prints", "[cli][eval]") {
   const std::string run = TempDir() + "/glimpse_cli_predictions.h5", csv = TempDir() + "/glimpse_cli_predictions.csv";
   std::remove(run.c_str());
   REQUIRE(RunGlimpse("train --out " + run + " --epochs 1" + Small()).code == 0);
@@ -355,7 +359,7 @@ TEST_CASE("bench prints images_per_s last", "[cli][bench]") {
   r = RunGlimpse("bench --images 64 --profile" + Small());
   CHECK(r.code == 0);
   CHECK_THAT(r.output, Catch::Contains("matrix products") && Catch::Contains("BLAS floor") &&
-                             Catch::Contains("largest products"));
+                           Catch::Contains("largest products"));
   CHECK(LastLine(r.output).rfind("images_per_s=", 0) == 0);
   r = RunGlimpse("bench --what env --images 256 --data-dir " + Data());
   CHECK(r.code == 0);
@@ -407,7 +411,9 @@ TEST_CASE("slim writes a smaller copy that evaluates the same and refuses to res
     CHECK(f.Attributes("/").count("slim") == 1);
   }
   const std::string full_eval = LastLine(RunGlimpse("eval --run " + run).output);
-  const auto rows = [&] { return glimpse::RunFile(small, glimpse::RunFile::Mode::kReadOnly).SeriesLength("/evaluations"); };
+  const auto rows = [&] {
+    return glimpse::RunFile(small, glimpse::RunFile::Mode::kReadOnly).SeriesLength("/evaluations");
+  };
   const auto size = std::filesystem::file_size(small);
   r = RunGlimpse("eval --run " + small);  // a slim copy (what results/ commits) is left as it is
   CHECK(r.code == 0);

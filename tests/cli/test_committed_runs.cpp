@@ -4,13 +4,11 @@
 // cores, DRAW with its own option, both strip5 attentions, DRAM on both two-digit tasks). Slow label:
 // every committed run file.
 // Needs real MNIST (scripts/setup fetches it); skipped with a warning without it.
-#include <catch2/catch.hpp>
-
-#include <cstdio>
-
 #include <sys/stat.h>
 
+#include <catch2/catch.hpp>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 
@@ -39,7 +37,8 @@ double StoredTestError(const std::string& relative, int* threads) {
       file.ReadArray<double>(file.Exists("/eval/test_error_raw") ? "/eval/test_error_raw" : "/eval/test_error");
   REQUIRE(!errors.empty());
   *threads = 0;
-  if (file.SeriesLength("/provenance") > 0) *threads = static_cast<int>(file.ReadSeries("/provenance", "threads").back());
+  if (file.SeriesLength("/provenance") > 0)
+    *threads = static_cast<int>(file.ReadSeries("/provenance", "threads").back());
   return errors.back();
 }
 
@@ -79,15 +78,16 @@ void CheckReevaluates(const std::string& relative, int images_allowed = 0) {
 TEST_CASE("Committed run files of each model kind re-evaluate to their stored test error", "[cli][results]") {
   INFO("data/mnist is needed: run scripts/setup (a missing data set fails, it never passes)");
   REQUIRE(HaveMnist());
-  for (const char* run : {"results/ram_mnist28/run.h5", "results/ram_mnist28/loo4.h5",
-                          "results/frontier/translated60_final/runs/loo4-lstm-s1.h5", "results/compare/runs/translated60-draw-s1.h5",
-                          "results/strip5/soft-dot.h5", "results/strip5/categorical-entropy.h5",
-                          // a curriculum run (--init-from a run file that a fresh clone does not have)
-                          "results/draw_lstm/runs/curriculum100.h5",
-                          // DRAM's sequential agent: pairs100 with the spatial transformer, sum100 with
-                          // leave-one-out
-                          "results/multi_digit/runs/pairs-dram-context-stn-s1.h5",
-                          "results/multi_digit/runs/sum-dram-context-loo4-s2.h5"})
+  for (const char* run :
+       {"results/ram_mnist28/run.h5", "results/ram_mnist28/loo4.h5",
+        "results/frontier/translated60_final/runs/loo4-lstm-s1.h5", "results/compare/runs/translated60-draw-s1.h5",
+        "results/strip5/soft-dot.h5", "results/strip5/categorical-entropy.h5",
+        // a curriculum run (--init-from a run file that a fresh clone does not have)
+        "results/draw_lstm/runs/curriculum100.h5",
+        // DRAM's sequential agent: pairs100 with the spatial transformer, sum100 with
+        // leave-one-out
+        "results/multi_digit/runs/pairs-dram-context-stn-s1.h5",
+        "results/multi_digit/runs/sum-dram-context-loo4-s2.h5"})
     CheckReevaluates(run);
 }
 

@@ -1,10 +1,9 @@
 // Learning happens, on real MNIST (issue 20): the default experiment's RAM, trained for a few
 // seconds, is far better than chance. Needs data/mnist (scripts/setup fetches it): a missing data set
 // fails the test rather than skipping it.
-#include <catch2/catch.hpp>
-
 #include <sys/stat.h>
 
+#include <catch2/catch.hpp>
 #include <cstdlib>
 #include <string>
 
@@ -83,8 +82,9 @@ TEST_CASE("Every registered glimpse network learns mnist28 on real MNIST within 
   for (const auto& kind : GlimpseEncoders<float>()) {
     INFO(kind.name);
     const std::string run = TempDir() + "/glimpse_learning_net_" + kind.name + ".h5";
-    const auto r = RunGlimpse("train --config experiments/ram_mnist28/config.ini --glimpse-net " + kind.name +
-                              " --out " + run + " --force --epochs 2 --train-images 20000 --val-images 1000 --threads 2");
+    const auto r =
+        RunGlimpse("train --config experiments/ram_mnist28/config.ini --glimpse-net " + kind.name + " --out " + run +
+                   " --force --epochs 2 --train-images 20000 --val-images 1000 --threads 2");
     REQUIRE(r.code == 0);
     const double error = TestError(r.output);
     INFO("test error " << error);

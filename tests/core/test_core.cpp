@@ -1,5 +1,4 @@
 #include <catch2/catch.hpp>
-
 #include <set>
 #include <xtensor-blas/xlinalg.hpp>
 
@@ -96,8 +95,10 @@ TEST_CASE("Gemm accounting counts products and 2 m n k operations only while on"
   long long shape_calls = 0;
   for (const GemmShape& g : s.shapes) {
     shape_calls += g.calls;
-    if (g.m == 4) CHECK((g.n == 5 && g.k == 3 && g.calls == 2 && !g.trans_a && !g.trans_b));
-    else CHECK((g.m == 3 && g.n == 5 && g.k == 4 && g.calls == 1 && g.trans_a && !g.trans_b));
+    if (g.m == 4)
+      CHECK((g.n == 5 && g.k == 3 && g.calls == 2 && !g.trans_a && !g.trans_b));
+    else
+      CHECK((g.m == 3 && g.n == 5 && g.k == 4 && g.calls == 1 && g.trans_a && !g.trans_b));
   }
   CHECK(shape_calls == s.calls);
   CHECK(s.shapes[0].seconds >= s.shapes[1].seconds);  // the most time first
@@ -234,7 +235,9 @@ TEST_CASE("Learning-rate schedules", "[core][schedule]") {
   CHECK(one(1.0, 300, 1000) == Approx(1.0));
   CHECK(one(1.0, 650, 1000) == Approx((1.0 + 4e-6) / 2));
   CHECK(one(1.0, 1000, 1000) == Approx(4e-6));
-  CHECK_THROWS_WITH(Schedules().Get("step"),
-                    Catch::Contains("option --schedule: expected constant|linear|cosine|warmup-linear|onecycle, found 'step'"));
-  CHECK_THROWS_WITH(Optimizers().Get("rmsprop"), Catch::Contains("option --optimizer: expected sgd|adam, found 'rmsprop'"));
+  CHECK_THROWS_WITH(
+      Schedules().Get("step"),
+      Catch::Contains("option --schedule: expected constant|linear|cosine|warmup-linear|onecycle, found 'step'"));
+  CHECK_THROWS_WITH(Optimizers().Get("rmsprop"),
+                    Catch::Contains("option --optimizer: expected sgd|adam, found 'rmsprop'"));
 }

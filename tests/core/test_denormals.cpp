@@ -1,7 +1,6 @@
 // --denormals (src/core/denormals.h): what flushing does to a subnormal float, per thread, and that
 // threads started afterwards inherit it.
 #include <catch2/catch.hpp>
-
 #include <limits>
 
 #include "src/core/denormals.h"

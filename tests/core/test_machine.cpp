@@ -12,7 +12,7 @@ TEST_CASE("CpuModelFrom reads the first model name of a cpuinfo text", "[core][m
       "flags\t\t: fpu sse avx2\n\nprocessor\t: 1\nmodel name\t: Other CPU\n";
   CHECK(CpuModelFrom(two_cpus) == "Intel(R) Xeon(R) Processor @ 2.50GHz");
   CHECK(CpuModelFrom("processor\t: 0\nCPU implementer\t: 0x41\n") == "unknown");  // ARM: no such field
-  CHECK(CpuModelFrom("model name\t:\nmodel name\t: B\n") == "B");  // an empty value is skipped
+  CHECK(CpuModelFrom("model name\t:\nmodel name\t: B\n") == "B");                 // an empty value is skipped
   CHECK(CpuModelFrom("") == "unknown");
 }
 

@@ -1,8 +1,7 @@
 // --threads 0: the cores this process may use (src/core/usable_cores.h), not the machine's.
-#include <catch2/catch.hpp>
-
 #include <sched.h>
 
+#include <catch2/catch.hpp>
 #include <thread>
 
 #include "src/core/usable_cores.h"

@@ -14,8 +14,7 @@ namespace glimpse::test {
 // train: 10,000 + extra digits, test: `test_count`; every digit is 28x28. Digit i of a split is a
 // filled rectangle [5, 15) x [7, 19) (x by y) of value `value(i)`, label i % 10.
 using ValueFn = std::function<std::uint8_t(int)>;
-inline DigitDataset RectDigits(int extra_train, int test_count, ValueFn train_value,
-                               ValueFn test_value) {
+inline DigitDataset RectDigits(int extra_train, int test_count, ValueFn train_value, ValueFn test_value) {
   auto make = [](int n, const ValueFn& value, IdxImages& im, IdxLabels& lb) {
     im.count = n;
     im.rows = im.cols = 28;

@@ -1,8 +1,7 @@
 // The training order (envs/batch.h): ShuffleEpoch is the trainer's per-epoch shuffle, and EpochOrder
 // replays it from the seed, as the Python package's Task.train_order does.
-#include <catch2/catch.hpp>
-
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <numeric>
 
 #include "envs/batch.h"

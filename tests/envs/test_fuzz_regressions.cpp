@@ -1,7 +1,6 @@
 // Replays the inputs under tests/fuzz/regressions/ (each once crashed a fuzz target, or guards a
 // case it must handle) through the ordinary build: each is parsed or rejected with Error.
 #include <catch2/catch.hpp>
-
 #include <filesystem>
 #include <fstream>
 

@@ -1,7 +1,6 @@
-#include <catch2/catch.hpp>
-
 #include <zlib.h>
 
+#include <catch2/catch.hpp>
 #include <cstdio>
 #include <fstream>
 

@@ -1,7 +1,7 @@
-#include <catch2/catch.hpp>
-
-#include <set>
 #include <sys/stat.h>
+
+#include <catch2/catch.hpp>
+#include <set>
 
 #include "envs/image_task.h"
 #include "src/core/error.h"
@@ -51,8 +51,8 @@ TEST_CASE("Every image task: shapes, range, labels, boxes, determinism", "[envs]
 }
 
 TEST_CASE("A digit lands at a known offset, exactly", "[envs][task]") {
-  const DigitDataset data =
-      RectDigits(10, 3, [](int) { return std::uint8_t(255); }, [](int i) { return std::uint8_t(100 + i); });
+  const DigitDataset data = RectDigits(
+      10, 3, [](int) { return std::uint8_t(255); }, [](int i) { return std::uint8_t(100 + i); });
   SECTION("mnist28 is the digit as is") {
     const ImageTask task(kMnist28, data, 1);
     std::vector<float> img(784);
@@ -83,7 +83,8 @@ TEST_CASE("Clutter pixels come from other digits of the same split", "[envs][tas
   // Two test digits: every test-split clutter piece must come from the *other* test digit (all
   // pixels of test digit i are 100 + i; training digits are 50 and must never appear).
   const DigitDataset data = [] {
-    auto d = RectDigits(10, 2, [](int) { return std::uint8_t(50); }, [](int) { return std::uint8_t(0); });
+    auto d = RectDigits(
+        10, 2, [](int) { return std::uint8_t(50); }, [](int) { return std::uint8_t(0); });
     for (int i = 0; i < 2; ++i)
       std::fill(d.test_images.pixels.begin() + i * 784, d.test_images.pixels.begin() + (i + 1) * 784,
                 std::uint8_t(100 + i));

@@ -1,7 +1,6 @@
 // The strip5 task: deterministic from the seed, answers consistent with the slots' labels, pixels
 // copied from the source digits, the query present in about half the strips and at most once.
 #include <catch2/catch.hpp>
-
 #include <set>
 
 #include "envs/strip5.h"

@@ -1,11 +1,9 @@
 // glimpse render's picture (envs/tile_sheet.h): the grid's layout, the tiles' pixels, the enlargement
 // and the answers written under the tiles.
-#include "envs/tile_sheet.h"
-
 #include <catch2/catch.hpp>
-
 #include <cmath>
 
+#include "envs/tile_sheet.h"
 #include "src/core/error.h"
 
 using glimpse::DrawDigits;
@@ -64,8 +62,7 @@ TEST_CASE("a tile sheet with --labels writes each answer under its tile", "[envs
   const int top = 2 + 4 + 1, left = 2 + 1;
   const char* one[5] = {".#.", "##.", ".#.", ".#.", "###"};
   for (int y = 0; y < 5; ++y)
-    for (int x = 0; x < 3; ++x)
-      CHECK(sheet.pixels[(top + y) * sheet.width + left + x] == (one[y][x] == '#' ? 255 : 0));
+    for (int x = 0; x < 3; ++x) CHECK(sheet.pixels[(top + y) * sheet.width + left + x] == (one[y][x] == '#' ? 255 : 0));
   // Tile 1's strip says "42", drawn as DrawDigits draws it.
   std::vector<std::uint8_t> want(12 * 5, 0);
   DrawDigits(want, 12, 5, 1, 0, "42", 255);

@@ -1,6 +1,5 @@
 // --train-shift (envs/train_shift.h): training images moved by a random offset, evaluation ones not.
 #include <catch2/catch.hpp>
-
 #include <set>
 #include <utility>
 
@@ -55,7 +54,8 @@ TEST_CASE("TrainShift moves training images by its offset, black where nothing e
   }
 }
 
-TEST_CASE("WithTrainShift: 0 is the task itself, and an offset as large as the canvas is refused", "[envs][task][augment]") {
+TEST_CASE("WithTrainShift: 0 is the task itself, and an offset as large as the canvas is refused",
+          "[envs][task][augment]") {
   const DigitDataset data = NoiseDigits(100, 50, 1);
   std::unique_ptr<Task> task = Tasks().Get("mnist28").make(data, 1);
   const Task* raw = task.get();

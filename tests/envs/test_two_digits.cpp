@@ -3,7 +3,6 @@
 // (sum100); the second digit never the first, and from the same split, so the splits' digits stay
 // disjoint; both digits' pixels are on the canvas; one-digit tasks are unchanged.
 #include <catch2/catch.hpp>
-
 #include <cstdlib>
 
 #include "envs/image_task.h"

@@ -13,8 +13,8 @@
 
 #include "src/core/error.h"
 #include "src/store/checkpoint.h"
-#include "src/train/run_config.h"
 #include "src/store/run_file.h"
+#include "src/train/run_config.h"
 #include "src/train/verify.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

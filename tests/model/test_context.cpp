@@ -18,7 +18,7 @@ namespace {
 constexpr int kN = 4, kH = 16, kW = 16, kContext = 4;
 
 std::unique_ptr<AttentionModel<double>> Model(const std::string& attention, const std::string& core, int context,
-                                               double fade = 0) {
+                                              double fade = 0) {
   ModelSpec spec;
   spec.steps = 3, spec.glimpse_hidden = 6, spec.hidden = 7, spec.classes = 4;
   spec.core = core;
@@ -107,8 +107,7 @@ TEST_CASE("Context network: whole-model gradient check for every registered atte
     }
 }
 
-TEST_CASE("With a context network the first location depends on the image - without, it cannot",
-          "[model][context]") {
+TEST_CASE("With a context network the first location depends on the image - without, it cannot", "[model][context]") {
   for (const int context : {0, kContext}) {
     INFO("context " << context);
     auto model = Model("gaussian", "rnn", context);

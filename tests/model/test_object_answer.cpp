@@ -4,7 +4,6 @@
 // the objects named at steps K and 2 K, composed into the answer) is gradient-checked in double for
 // every registered attention and both cores, with a context network, its draws held fixed.
 #include <catch2/catch.hpp>
-
 #include <cmath>
 
 #include "src/attention/attentions.h"
@@ -88,7 +87,8 @@ TEST_CASE("Object answer: pairs add the digits' log-probabilities, sums marginal
     INFO(where);
     for (int i = 0; i < N * D; ++i) CHECK(dsteps[i] == 0.0);  // step 1
   }
-  CHECK_THROWS_WITH(ObjectAnswer<double>(2, K, D, 20, SumTable()), Catch::Contains("answer 19 is made by no digit tuple"));
+  CHECK_THROWS_WITH(ObjectAnswer<double>(2, K, D, 20, SumTable()),
+                    Catch::Contains("answer 19 is made by no digit tuple"));
 }
 
 TEST_CASE("DRAM's model: whole-model gradient check for every registered attention and core, with context",

@@ -74,8 +74,8 @@ TEST_CASE("Query model gradients match finite differences (soft, every score)", 
     Fixture f(score, /*hard=*/false);
     const std::vector<double> g = f.Gradient();
     std::string where;
-    const double err = MaxGradError([&] { return f.Loss(); }, f.model->store().values().data(), g.data(),
-                                    g.size(), 1e-5, &where, kFloor);
+    const double err = MaxGradError([&] { return f.Loss(); }, f.model->store().values().data(), g.data(), g.size(),
+                                    1e-5, &where, kFloor);
     INFO(where);
     CHECK(err < 1e-5);
   }
@@ -85,8 +85,8 @@ TEST_CASE("Query model gradients match finite differences (hard, choices fixed)"
   Fixture f(ScoreKind::kAdditive, /*hard=*/true);
   const std::vector<double> g = f.Gradient();
   std::string where;
-  const double err = MaxGradError([&] { return f.Loss(); }, f.model->store().values().data(), g.data(), g.size(),
-                                  1e-5, &where, kFloor);
+  const double err = MaxGradError([&] { return f.Loss(); }, f.model->store().values().data(), g.data(), g.size(), 1e-5,
+                                  &where, kFloor);
   INFO(where);
   CHECK(err < 1e-5);
 }

@@ -4,7 +4,6 @@
 // 0.1, learned baseline) in double, its parameters from the run's initialisation, one batch, the
 // sampled locations, the reward (1 for a right answer), the losses and every parameter's gradient.
 #include <catch2/catch.hpp>
-
 #include <cstdlib>
 #include <filesystem>
 
@@ -22,13 +21,15 @@ using namespace glimpse::test;
 TEST_CASE("The default RAM step, written for the PyTorch reference", "[.][reference]") {
   // Where the reference asks (GLIMPSE_REFERENCE_OUT); run alone (ctest lists every case), a temporary file.
   const char* asked = std::getenv("GLIMPSE_REFERENCE_OUT");
-  const std::string out = asked ? asked : (std::filesystem::temp_directory_path() / "glimpse_reference_step.h5").string();
+  const std::string out =
+      asked ? asked : (std::filesystem::temp_directory_path() / "glimpse_reference_step.h5").string();
   constexpr int kN = 16, kSide = 28;
   ModelSpec spec;
   spec.steps = 6, spec.glimpse_hidden = 128, spec.hidden = 256, spec.classes = 10, spec.core = "rnn";
   ExperimentConfig cfg;
-  AttentionModel<double> model(spec, std::make_unique<Retina<double>>(8, 1), std::make_unique<GaussianPolicy<double>>(0.1),
-                               nullptr, GlimpseEncoders<double>().Get("fc").make(cfg, 1, 8, spec.glimpse_hidden));
+  AttentionModel<double> model(spec, std::make_unique<Retina<double>>(8, 1),
+                               std::make_unique<GaussianPolicy<double>>(0.1), nullptr,
+                               GlimpseEncoders<double>().Get("fc").make(cfg, 1, 8, spec.glimpse_hidden));
   Rng init(1, "init");
   model.Init(init);
   std::vector<double> images(kN * kSide * kSide);

@@ -2,9 +2,8 @@
 // gradients, for every policy, core and sensor kind. The draws are the same numbers; values agree
 // to rounding only, because OpenBLAS may round a row's product differently when the matrix has
 // another number of rows (its kernels for the leftover rows of a block differ).
-#include <catch2/catch.hpp>
-
 #include <atomic>
+#include <catch2/catch.hpp>
 #include <stdexcept>
 
 #include "src/attention/attentions.h"
@@ -117,9 +116,11 @@ TEST_CASE("WorkerPool runs every task once per round and rethrows a task's excep
   CHECK(hits[0].load() == 200);
   CHECK(hits[1].load() == 133);
   CHECK(hits[2].load() == 66);
-  CHECK_THROWS_WITH(pool.Run(3, [](int t) {
-    if (t == 2) throw std::runtime_error("task 2 failed");
-  }), "task 2 failed");
+  CHECK_THROWS_WITH(pool.Run(3,
+                             [](int t) {
+                               if (t == 2) throw std::runtime_error("task 2 failed");
+                             }),
+                    "task 2 failed");
   int after = 0;
   pool.Run(1, [&](int) { ++after; });  // still usable
   CHECK(after == 1);
@@ -132,7 +133,8 @@ TEST_CASE("Shards give the single model's rollout and gradients", "[model][shard
     for (LocationMode mode : {LocationMode::kSample, LocationMode::kMean}) {
       const StepResult one = TrainStep(k, 1, 7, mode);
       for (int shards : {2, 3}) {
-        INFO(k.attention << " " << k.core << (k.step ? " with step logits" : "") << ", " << shards << " shards, mode " << static_cast<int>(mode));
+        INFO(k.attention << " " << k.core << (k.step ? " with step logits" : "") << ", " << shards << " shards, mode "
+                         << static_cast<int>(mode));
         const StepResult many = TrainStep(k, shards, 7, mode);  // 7 rows: unequal shards
         // The same draws: the same choices, and values equal to rounding.
         CHECK(many.choice == one.choice);

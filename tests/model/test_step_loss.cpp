@@ -60,43 +60,43 @@ TEST_CASE("Step logits: the action network after every glimpse, the last one the
 TEST_CASE("Step loss: whole-model gradient check, hard and differentiable attention, both cores",
           "[model][step-loss][gradcheck]") {
   for (const auto& registered : Attentions<double>())
-  for (const std::string& core : Cores<double>().Names()) {
-    if (registered.hard() && registered.name != "gaussian") continue;  // the retina's kinds share one path
-    if (registered.straight_through) continue;  // a surrogate gradient: test_gumbel_grid.cpp
-    INFO(registered.name << " with the " << core << " core");
-    auto model = MakeModel(registered.name, core, true);
-    Rng rng(21, "init");
-    model->Init(rng);
-    auto& st = model->store();
-    MoveReadNetwork(st, rng);
-    std::vector<double> images(kN * kH * kW);
-    FillRandom(images.data(), images.size(), rng);
-    std::vector<std::int32_t> labels(kN);
-    for (int n = 0; n < kN; ++n) labels[n] = n % kC;
-    std::vector<double> reward(kN, 0.0);
-    Rollout<double> r;
-    Rng draws(4, "policy");
-    model->Forward(images.data(), kN, kH, kW, r, LocationMode::kSample, &draws);  // hard: fixes l_t
-    EstimatorConfig ec;
-    ec.step_loss = 0.7;
-    ec.rl_weight = 0, ec.baseline_weight = 0;  // only the classification terms
-    Estimator<double> est(ec, model->policy());
-    const LocationMode mode = registered.hard() ? LocationMode::kGiven : LocationMode::kMean;
-    double step = 0;
-    auto loss = [&] {
-      model->Forward(images.data(), kN, kH, kW, r, mode, nullptr);
-      const LossReport rep = est.Compute(r, labels.data(), reward.data(), r);
-      step = rep.step;
-      return rep.total;
-    };
-    loss();
-    CHECK(step > 0);
-    st.ZeroGrad();
-    model->Backward(r);
-    const std::vector<double> analytic(st.grads().begin(), st.grads().end());
-    std::string where;
-    const double err = MaxGradError(loss, st.values().data(), analytic.data(), st.size(), 3e-6, &where, 1e-4);
-    INFO(where);
-    CHECK(err < 2e-6);
-  }
+    for (const std::string& core : Cores<double>().Names()) {
+      if (registered.hard() && registered.name != "gaussian") continue;  // the retina's kinds share one path
+      if (registered.straight_through) continue;                         // a surrogate gradient: test_gumbel_grid.cpp
+      INFO(registered.name << " with the " << core << " core");
+      auto model = MakeModel(registered.name, core, true);
+      Rng rng(21, "init");
+      model->Init(rng);
+      auto& st = model->store();
+      MoveReadNetwork(st, rng);
+      std::vector<double> images(kN * kH * kW);
+      FillRandom(images.data(), images.size(), rng);
+      std::vector<std::int32_t> labels(kN);
+      for (int n = 0; n < kN; ++n) labels[n] = n % kC;
+      std::vector<double> reward(kN, 0.0);
+      Rollout<double> r;
+      Rng draws(4, "policy");
+      model->Forward(images.data(), kN, kH, kW, r, LocationMode::kSample, &draws);  // hard: fixes l_t
+      EstimatorConfig ec;
+      ec.step_loss = 0.7;
+      ec.rl_weight = 0, ec.baseline_weight = 0;  // only the classification terms
+      Estimator<double> est(ec, model->policy());
+      const LocationMode mode = registered.hard() ? LocationMode::kGiven : LocationMode::kMean;
+      double step = 0;
+      auto loss = [&] {
+        model->Forward(images.data(), kN, kH, kW, r, mode, nullptr);
+        const LossReport rep = est.Compute(r, labels.data(), reward.data(), r);
+        step = rep.step;
+        return rep.total;
+      };
+      loss();
+      CHECK(step > 0);
+      st.ZeroGrad();
+      model->Backward(r);
+      const std::vector<double> analytic(st.grads().begin(), st.grads().end());
+      std::string where;
+      const double err = MaxGradError(loss, st.values().data(), analytic.data(), st.size(), 3e-6, &where, 1e-4);
+      INFO(where);
+      CHECK(err < 2e-6);
+    }
 }

@@ -1,7 +1,6 @@
 // Conv2d (src/nn/conv2d.h): the im2col product against a direct convolution, and its gradients
 // against finite differences, in both input layouts, with stride and padding.
 #include <catch2/catch.hpp>
-
 #include <string>
 
 #include "src/nn/conv2d.h"
@@ -28,8 +27,8 @@ const Case kCases[] = {
 };
 
 // y[b, oy, ox, f] = b_f + sum_{ky, kx, c} W[f, ky, kx, c] x[b, c, oy s - p + ky, ox s - p + kx] (0 outside).
-std::vector<double> DirectConv(const std::vector<double>& x, const double* W, const double* bias, const Case& k,
-                               int oh, int ow) {
+std::vector<double> DirectConv(const std::vector<double>& x, const double* W, const double* bias, const Case& k, int oh,
+                               int ow) {
   std::vector<double> y(static_cast<std::size_t>(kB) * oh * ow * kF);
   for (int b = 0; b < kB; ++b)
     for (int oy = 0; oy < oh; ++oy)
@@ -80,8 +79,8 @@ TEST_CASE("Conv2d forward equals a direct convolution", "[nn][conv]") {
     std::vector<double> x(kB * conv.in_size()), y(kB * conv.out_size()), col(conv.col_size(kB));
     FillRandom(x.data(), x.size(), rng);
     conv.Forward(x.data(), kB, y.data(), col.data());
-    const auto want = DirectConv(x, store.value(conv.weight()), store.value(conv.bias()), k, conv.out_height(),
-                                 conv.out_width());
+    const auto want =
+        DirectConv(x, store.value(conv.weight()), store.value(conv.bias()), k, conv.out_height(), conv.out_width());
     REQUIRE(want.size() == y.size());
     for (std::size_t i = 0; i < y.size(); ++i) CHECK(y[i] == Approx(want[i]).margin(1e-12));
   }

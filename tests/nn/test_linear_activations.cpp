@@ -45,8 +45,7 @@ TEST_CASE("Linear gradients match finite differences", "[nn][linear][gradcheck]"
   std::string where;
   CHECK(MaxGradError(loss, x.data(), dx.data(), x.size(), 1e-5, &where) < 1e-6);
   INFO(where);
-  CHECK(MaxGradError(loss, store.values().data(), store.grads().data(), store.size(), 1e-6,
-                     &where) < 1e-6);
+  CHECK(MaxGradError(loss, store.values().data(), store.grads().data(), store.size(), 1e-6, &where) < 1e-6);
 }
 
 TEST_CASE("Linear Backward accumulates parameter gradients and optionally dx", "[nn][linear]") {

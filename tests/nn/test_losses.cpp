@@ -41,8 +41,7 @@ TEST_CASE("Softmax cross-entropy rejects a label out of range", "[nn][loss]") {
   const double z[2] = {0, 0};
   const std::int32_t y[1] = {2};
   double p[2];
-  CHECK_THROWS_WITH(SoftmaxCrossEntropyForward(z, y, 1, 2, p),
-                    Catch::Contains("expected [0, 2), found 2"));
+  CHECK_THROWS_WITH(SoftmaxCrossEntropyForward(z, y, 1, 2, p), Catch::Contains("expected [0, 2), found 2"));
 }
 
 TEST_CASE("MSE value and gradient", "[nn][loss][gradcheck]") {

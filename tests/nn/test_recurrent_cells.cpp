@@ -33,15 +33,13 @@ TEST_CASE("RnnCell gradients through time match finite differences", "[nn][rnn][
   std::vector<double> dx(x.size()), dh(kB * kH, 0.0), dh_prev(kB * kH);
   for (int t = kT - 1; t >= 0; --t) {
     for (int i = 0; i < kB * kH; ++i) dh[i] += w[t * kB * kH + i];
-    cell.Backward(xt(t), t ? ht(t - 1) : nullptr, ht(t), dh.data(), kB, dx.data() + t * kB * kI,
-                  dh_prev.data());
+    cell.Backward(xt(t), t ? ht(t - 1) : nullptr, ht(t), dh.data(), kB, dx.data() + t * kB * kI, dh_prev.data());
     dh = dh_prev;
   }
   std::string where;
   CHECK(MaxGradError(loss, x.data(), dx.data(), x.size(), 1e-5, &where) < 1e-6);
   INFO(where);
-  CHECK(MaxGradError(loss, store.values().data(), store.grads().data(), store.size(), 1e-6,
-                     &where) < 1e-6);
+  CHECK(MaxGradError(loss, store.values().data(), store.grads().data(), store.size(), 1e-6, &where) < 1e-6);
 }
 
 TEST_CASE("LstmCell gradients through time match finite differences", "[nn][lstm][gradcheck]") {
@@ -71,20 +69,18 @@ TEST_CASE("LstmCell gradients through time match finite differences", "[nn][lstm
   };
   loss();
   store.ZeroGrad();
-  std::vector<double> dx(x.size()), dh(kB * kH, 0.0), dc(kB * kH, 0.0), dh_prev(kB * kH),
-      dc_prev(kB * kH);
+  std::vector<double> dx(x.size()), dh(kB * kH, 0.0), dc(kB * kH, 0.0), dh_prev(kB * kH), dc_prev(kB * kH);
   for (int t = kT - 1; t >= 0; --t) {
     for (int i = 0; i < kB * kH; ++i) dh[i] += w[t * kB * kH + i];
-    cell.Backward(xt(t), hprev(t), cprev(t), caches[t], dh.data(), dc.data(), kB,
-                  dx.data() + t * kB * kI, dh_prev.data(), dc_prev.data());
+    cell.Backward(xt(t), hprev(t), cprev(t), caches[t], dh.data(), dc.data(), kB, dx.data() + t * kB * kI,
+                  dh_prev.data(), dc_prev.data());
     dh = dh_prev;
     dc = dc_prev;
   }
   std::string where;
   CHECK(MaxGradError(loss, x.data(), dx.data(), x.size(), 1e-5, &where) < 1e-6);
   INFO(where);
-  CHECK(MaxGradError(loss, store.values().data(), store.grads().data(), store.size(), 1e-6,
-                     &where) < 1e-6);
+  CHECK(MaxGradError(loss, store.values().data(), store.grads().data(), store.size(), 1e-6, &where) < 1e-6);
   CHECK(MaxGradError(loss, h0.data(), dh.data(), h0.size()) < 1e-6);
   CHECK(MaxGradError(loss, c0.data(), dc.data(), c0.size()) < 1e-6);
 }

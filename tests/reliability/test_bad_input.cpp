@@ -1,6 +1,5 @@
 // Bad input and hostile output locations: a clear message, a non-zero exit, nothing overwritten.
 #include <catch2/catch.hpp>
-
 #include <cstdio>
 #include <filesystem>
 #include <fstream>

@@ -4,7 +4,6 @@
 // landed while the run was training: the run was not finished before the command started, and the
 // checkpoint left behind is short of the last epoch (the run is long enough for 20 such kills).
 #include <catch2/catch.hpp>
-
 #include <cstdio>
 #include <fstream>
 
@@ -22,15 +21,13 @@ constexpr int kEpochs = 1000;  // longer than 20 kills take: with 200, the run f
                                // 20th kill on the 2026-11-24 machine (the whole test took 2 s; now 10 s)
 
 std::string Options(const std::string& data) {
-  return " --data-dir " + data +
-         " --glimpses 3 --patch 6 --hidden 32 --glimpse-hidden 16 --batch 8 --epochs " + std::to_string(kEpochs) +
-         " --val-images 64 --trajectories 3 --log-every 2 --threads 1 --seed 9";
+  return " --data-dir " + data + " --glimpses 3 --patch 6 --hidden 32 --glimpse-hidden 16 --batch 8 --epochs " +
+         std::to_string(kEpochs) + " --val-images 64 --trajectories 3 --log-every 2 --threads 1 --seed 9";
 }
 
 }  // namespace
 
-TEST_CASE("SIGKILL at random moments, 20 times, then resume: no lost or diverging results",
-          "[reliability][kill]") {
+TEST_CASE("SIGKILL at random moments, 20 times, then resume: no lost or diverging results", "[reliability][kill]") {
   const std::string data = WriteFakeDataDir(TempDir() + "/glimpse_kill_data", 64, 24);
   const std::string ref = TempDir() + "/glimpse_kill_ref.h5", run = TempDir() + "/glimpse_kill_run.h5";
   std::remove(ref.c_str());
@@ -71,9 +68,8 @@ TEST_CASE("SIGKILL at random moments, 20 times, then resume: no lost or divergin
         for (const auto& [group, len] : c.lengths) {
           INFO(group);
           if (len == 0) continue;  // the initial checkpoint: nothing written yet
-          const std::size_t have = group == "/trajectories"
-                                       ? f.ReadArray<std::int64_t>("/trajectories/epoch").size()
-                                       : f.SeriesLength(group);
+          const std::size_t have = group == "/trajectories" ? f.ReadArray<std::int64_t>("/trajectories/epoch").size()
+                                                            : f.SeriesLength(group);
           CHECK(have >= static_cast<std::size_t>(len));
         }
         // The checkpoint's last evaluation row is its own epoch (none for the initial checkpoint).

@@ -1,6 +1,5 @@
 // The control policies (uniform, centre): where they look, and that they give REINFORCE nothing.
 #include <catch2/catch.hpp>
-
 #include <cmath>
 
 #include "src/rl/centre_policy.h"
@@ -29,7 +28,7 @@ TEST_CASE("Uniform policy: locations cover [-1, 1]^2 evenly whatever the head, w
     ++quadrant[(loc[2 * n] > 0) + 2 * (loc[2 * n + 1] > 0)];
   }
   for (int d = 0; d < 2; ++d) {
-    CHECK(std::abs(mean[d]) < 0.02);              // U(-1, 1): mean 0, sd of the mean 0.003
+    CHECK(std::abs(mean[d]) < 0.02);               // U(-1, 1): mean 0, sd of the mean 0.003
     CHECK(sq[d] == Approx(1.0 / 3).margin(0.01));  // variance 1/3
   }
   for (int q : quadrant) CHECK(std::abs(q - kRows / 4) < 600);  // sd 87

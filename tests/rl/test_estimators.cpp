@@ -76,8 +76,9 @@ Stats Estimate(const LocationPolicy<double>& pol, const std::vector<double>& pre
       for (int n = 0; n < kRows; ++n) {
         std::copy(head.begin(), head.end(), greedy.head.data() + n * K);
         pol.Greedy(head.data(), 1, greedy.loc.data() + 2 * n);
-        greedy.choice[n] = categorical ? static_cast<std::int32_t>(std::max_element(head.begin(), head.end()) - head.begin())
-                                       : LocationPolicy<double>::kExpected;
+        greedy.choice[n] = categorical
+                               ? static_cast<std::int32_t>(std::max_element(head.begin(), head.end()) - head.begin())
+                               : LocationPolicy<double>::kExpected;
         greedy_reward[n] = reward_of(greedy.loc.data() + 2 * n, greedy.choice[n], rng);
       }
       est.SetGreedy(greedy, labels.data(), greedy_reward.data());
@@ -232,5 +233,6 @@ TEST_CASE("Estimator configuration errors", "[rl][estimator]") {
   cfg.samples = 1;
   CHECK_THROWS_WITH(Estimator<double>(cfg, &pol), Catch::Contains("--samples of at least 2"));
   cfg.baseline = "ema";
-  CHECK_THROWS_WITH(Estimator<double>(cfg, &pol), Catch::Contains("option --baseline: expected none|learned|average|loo"));
+  CHECK_THROWS_WITH(Estimator<double>(cfg, &pol),
+                    Catch::Contains("option --baseline: expected none|learned|average|loo"));
 }

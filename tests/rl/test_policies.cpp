@@ -50,9 +50,9 @@ TEST_CASE("Learned-std policy: score and entropy gradients in the mean and the s
   Rng rng(4, "test");
   const LearnedStdPolicy<double> pol(0.1);
   CHECK(pol.head_size() == 4);
-  for (const std::vector<double>& pre : {std::vector<double>{0.4, -1.1, 0.0, 0.0},
-                                         std::vector<double>{-0.2, 0.7, 1.3, -2.1},
-                                         std::vector<double>{0.9, 0.1, -4.0, 6.0}})
+  for (const std::vector<double>& pre :
+       {std::vector<double>{0.4, -1.1, 0.0, 0.0}, std::vector<double>{-0.2, 0.7, 1.3, -2.1},
+        std::vector<double>{0.9, 0.1, -4.0, 6.0}})
     CheckPolicyGradients(pol, pre, rng);
   // sigma starts at --std and stays within a decade of it; the entropy is that of the two sigmas.
   double head[4];

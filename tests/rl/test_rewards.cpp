@@ -2,7 +2,6 @@
 // reductions with their discount, and the estimator weighing each step's score by that step's
 // return; the self-critical baseline's contract (its unbiasedness is in test_estimators.cpp).
 #include <catch2/catch.hpp>
-
 #include <cmath>
 
 #include "src/rl/estimator.h"
@@ -131,7 +130,7 @@ TEST_CASE("Self-critical baseline needs the greedy episode of the same rows", "[
   r.loc(1, 1) = -0.2;
   est.SetGreedy(r, labels, greedy);
   est.Compute(r, labels, sampled, s);
-  CHECK(s.dpre(1, 1) == Approx(-(1.0 / 2) * -1.0 * (-0.2) / 0.09));  // -(1/N) A score
+  CHECK(s.dpre(1, 1) == Approx(-(1.0 / 2) * -1.0 * (-0.2) / 0.09));                     // -(1/N) A score
   CHECK_THROWS_WITH(est.Compute(r, labels, sampled, s), Catch::Contains("SetGreedy"));  // used once
   EstimatorConfig plain;
   CHECK_FALSE(Estimator<double>(plain, &pol).needs_greedy());

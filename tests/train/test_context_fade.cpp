@@ -2,7 +2,6 @@
 // eval's (Trainer::LoadWeights) see the fade at the same point of training; once it has faded out, the
 // context network no longer changes what the model does. The formula itself: tests/model/test_context.cpp.
 #include <catch2/catch.hpp>
-
 #include <vector>
 
 #include "envs/batch.h"

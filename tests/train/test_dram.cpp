@@ -2,7 +2,6 @@
 // pairs100 and the answer's 0/1 on sum100, the composed answer, every registered sensor training on
 // both two-digit tasks (the conformance test) with its trajectories, and the configurations it refuses.
 #include <catch2/catch.hpp>
-
 #include <cmath>
 #include <cstdio>
 

@@ -2,9 +2,9 @@
 // (issue 25): the whole-file CRC-32 at its end, HDF5's metadata checksums (1.10 format), the
 // Fletcher-32 checksum of each dataset's data, and the digest of the checkpoint's parameters. The
 // inner layers are reached by damaging a file and then writing a valid whole-file checksum for it.
-#include <catch2/catch.hpp>
 #include <zlib.h>
 
+#include <catch2/catch.hpp>
 #include <cstdio>
 #include <fstream>
 #include <iterator>

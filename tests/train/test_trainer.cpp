@@ -1,18 +1,17 @@
 // Training end to end on a small fake data set: the run file layout, resume equals an uninterrupted
 // run, and divergence stops the run while keeping the last good checkpoint.
-#include <catch2/catch.hpp>
-
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <cmath>
 #include <iostream>
 #include <sstream>
 
 #include "src/attention/attentions.h"
+#include "src/core/blas.h"
 #include "src/rl/baseline.h"
 #include "src/rl/policies.h"
 #include "src/store/checkpoint.h"
 #include "src/train/trainer.h"
-#include "src/core/blas.h"
 #include "tests/cli/cli_helpers.h"
 #include "tests/envs/fake_data.h"
 #include "tests/train/small_run.h"
@@ -60,8 +59,8 @@ TEST_CASE("A run file holds the configuration, series, trajectories and a checkp
   // steps 3, 6, 8, 9, 12, 15, 16, 18, 21, 24.
   const std::size_t rows = f.SeriesLength("/train");
   CHECK(rows == 10);
-  for (const char* s : {"step", "epoch", "images", "loss", "loss_action", "loss_reinforce", "loss_baseline",
-                        "reward", "accuracy", "lr", "wall_s"})
+  for (const char* s : {"step", "epoch", "images", "loss", "loss_action", "loss_reinforce", "loss_baseline", "reward",
+                        "accuracy", "lr", "wall_s"})
     CHECK(f.ReadSeries("/train", s).size() == rows);
   CHECK(f.ReadSeries("/train", "step").back() == 24);
   CHECK(f.SeriesLength("/eval") == 3);
@@ -188,7 +187,7 @@ TEST_CASE("A diverging run stops with a clear message and keeps its last good ch
   ExperimentConfig cfg = SmallConfig();
   cfg.optimizer = "sgd";
   cfg.kind_options["momentum"] = "0";  // sgd's own option
-  cfg.lr = 1e30;  // the first update overflows every weight
+  cfg.lr = 1e30;                       // the first update overflows every weight
   const std::string path = TempRunPath("nan");
   {
     RunFile file(path, RunFile::Mode::kCreate);
@@ -282,8 +281,8 @@ TEST_CASE("Every estimator trains - diagnostics land in /diagnostics", "[train][
         const bool draws = policy->noise_size() > 0;  // a policy that always looks at the same place: M = 1
         if (!draws && b.validate) continue;           // (loo needs M >= 2)
         const int i = static_cast<int>(variants.size());
-        variants.push_back({a.name, b.name, draws ? 2 + i % 2 : 1, i % 2 == 1, i % 3 == 0 ? 0.01 : 0.0,
-                            i % 4 == 3 ? 0.5 : 0.0});
+        variants.push_back(
+            {a.name, b.name, draws ? 2 + i % 2 : 1, i % 2 == 1, i % 3 == 0 ? 0.01 : 0.0, i % 4 == 3 ? 0.5 : 0.0});
       }
   for (const BaselineKind& b : Baselines()) {
     variants.push_back({"gaussian", b.name, 2, false, 0.01, 0.0, "learned-std"});
@@ -338,8 +337,7 @@ TEST_CASE("Gradient variance falls with a leave-one-out baseline on the same pro
   CHECK(vb < va);
 }
 
-TEST_CASE("The first losses of a fixed-seed run are pinned (speed work must not change the math)",
-          "[train][pinned]") {
+TEST_CASE("The first losses of a fixed-seed run are pinned (speed work must not change the math)", "[train][pinned]") {
   ExperimentConfig cfg = SmallConfig();
   cfg.epochs = 1;
   cfg.log_every = 1;

@@ -29,7 +29,8 @@ TEST_CASE("A kind option that no selected kind reads is named with the kinds tha
     REQUIRE_NOTHROW(Validate(c));
     const auto unread = UnreadKindOptions(c);
     REQUIRE(unread.size() == 1);
-    CHECK_THAT(unread[0], Catch::StartsWith("--weight-decay 0.01 is not read by this run's kinds (only by --optimizer adam)"));
+    CHECK_THAT(unread[0],
+               Catch::StartsWith("--weight-decay 0.01 is not read by this run's kinds (only by --optimizer adam)"));
     CHECK_THAT(unread[0], Catch::Contains("stored in the run file and ignored"));
   }
   SECTION("soft attention has no location policy, so --std is unread; every unread option is named") {
@@ -39,8 +40,10 @@ TEST_CASE("A kind option that no selected kind reads is named with the kinds tha
     REQUIRE_NOTHROW(Validate(c));
     const auto unread = UnreadKindOptions(c);
     REQUIRE(unread.size() == 2);
-    CHECK_THAT(unread[0], Catch::StartsWith("--draw-sigma 1 is not read by this run's kinds (only by --attention draw)"));
-    CHECK_THAT(unread[1], Catch::StartsWith(
-                              "--std 0.2 is not read by this run's kinds (only by --policy gaussian, --policy learned-std)"));
+    CHECK_THAT(unread[0],
+               Catch::StartsWith("--draw-sigma 1 is not read by this run's kinds (only by --attention draw)"));
+    CHECK_THAT(unread[1],
+               Catch::StartsWith(
+                   "--std 0.2 is not read by this run's kinds (only by --policy gaussian, --policy learned-std)"));
   }
 }

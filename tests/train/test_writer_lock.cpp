@@ -1,8 +1,7 @@
-#include <catch2/catch.hpp>
-
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <catch2/catch.hpp>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -47,8 +46,7 @@ TEST_CASE("One writer lock per real file, whatever spelling of its path", "[trai
   CHECK_NOTHROW(WriterLock(dir + "/b.h5"));  // another file
 }
 
-TEST_CASE("A waiting writer gets the lock once the holder lets go, and never a removed lock file",
-          "[train][lock]") {
+TEST_CASE("A waiting writer gets the lock once the holder lets go, and never a removed lock file", "[train][lock]") {
   const std::string dir = Fresh("wait");
   auto holder = std::make_unique<WriterLock>(dir + "/r.h5");
   auto waiter = std::async(std::launch::async, [&] { return WriterLock(dir + "/r.h5", 10).real(); });
