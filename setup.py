@@ -20,8 +20,9 @@ def cpu_has(*flags):
     return all(flag in have for flag in flags)
 
 
-sources = (["src/python/core_module.cpp", "src/core/rng.cpp", "src/core/blas.cpp"]
-           + sorted(os.path.relpath(p, ROOT) for p in glob.glob(os.path.join(ROOT, "envs", "*.cpp"))))
+sources = ["src/python/core_module.cpp", "src/core/rng.cpp", "src/core/blas.cpp"] + sorted(
+    os.path.relpath(p, ROOT) for p in glob.glob(os.path.join(ROOT, "envs", "*.cpp"))
+)
 flags = ["-std=c++17", "-O3", "-DNDEBUG", "-fno-math-errno", "-fvisibility=hidden"]
 if os.environ.get("GLIMPSE_AVX2", "ON" if cpu_has("avx2", "fma") else "OFF") == "ON":
     flags += ["-mavx2", "-mfma"]
@@ -29,6 +30,16 @@ if os.environ.get("GLIMPSE_AVX2", "ON" if cpu_has("avx2", "fma") else "OFF") == 
 # setuptools' own folders go under the CMake build folder (git ignores it), not into the source tree.
 work = os.path.join("build", "python-wheel")
 os.makedirs(work, exist_ok=True)
-setup(ext_modules=[Extension("glimpse._core", sources=sources, include_dirs=[ROOT], language="c++",
-                             extra_compile_args=flags, libraries=["openblas", "png", "z"])],
-      options={"build": {"build_base": work}, "egg_info": {"egg_base": work}})
+setup(
+    ext_modules=[
+        Extension(
+            "glimpse._core",
+            sources=sources,
+            include_dirs=[ROOT],
+            language="c++",
+            extra_compile_args=flags,
+            libraries=["openblas", "png", "z"],
+        )
+    ],
+    options={"build": {"build_base": work}, "egg_info": {"egg_base": work}},
+)

@@ -53,9 +53,22 @@ import pandas as pd
 os.environ.setdefault("GLIMPSE_ROOT", os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 try:
     import glimpse
-    from glimpse.runs import (ROOT, SUMMARY, compare_table, configuration_groups, evaluations_table, group_seeds,
-                              load_run, load_runs, paired_table, pivot_table, rows_table, run_paths, seeds_table,
-                              selection_table)
+    from glimpse.runs import (
+        ROOT,
+        SUMMARY,
+        compare_table,
+        configuration_groups,
+        evaluations_table,
+        group_seeds,
+        load_run,
+        load_runs,
+        paired_table,
+        pivot_table,
+        rows_table,
+        run_paths,
+        seeds_table,
+        selection_table,
+    )
 except ImportError as e:
     sys.exit(f"results.py: the glimpse Python package cannot be imported ({e}): run scripts/setup")
 
@@ -64,6 +77,7 @@ def paired(argv):
     """results.py --paired: evaluates both runs with glimpse eval --predictions and compares them."""
     import subprocess
     import tempfile
+
     opts = dict(a[2:].split("=", 1) for a in argv if a.startswith("--") and "=" in a)
     runs_ = [a for a in argv if not a.startswith("--")]
     if len(runs_) != 2 or set(opts) - {"checkpoint", "split", "canvas-seed"}:
@@ -75,12 +89,30 @@ def paired(argv):
     with tempfile.TemporaryDirectory() as tmp:
         for i, run in enumerate(runs_):
             csv = os.path.join(tmp, f"{i}.csv")
-            done = subprocess.run([binary, "eval", "--run", run, "--no-record", "--checkpoint", opts.get("checkpoint", "best"),
-                                   "--split", opts.get("split", "test"), "--canvas-seed", seed, "--predictions", csv],
-                                  capture_output=True, text=True)
+            done = subprocess.run(
+                [
+                    binary,
+                    "eval",
+                    "--run",
+                    run,
+                    "--no-record",
+                    "--checkpoint",
+                    opts.get("checkpoint", "best"),
+                    "--split",
+                    opts.get("split", "test"),
+                    "--canvas-seed",
+                    seed,
+                    "--predictions",
+                    csv,
+                ],
+                capture_output=True,
+                text=True,
+            )
             if done.returncode != 0:
-                print(f"results.py: glimpse eval of {run} failed: {done.stdout.strip()[-300:]} {done.stderr.strip()[-300:]}",
-                      file=sys.stderr)
+                print(
+                    f"results.py: glimpse eval of {run} failed: {done.stdout.strip()[-300:]} {done.stderr.strip()[-300:]}",
+                    file=sys.stderr,
+                )
                 return 1
             preds.append(pd.read_csv(csv))
     print(paired_table(runs_[0], preds[0], runs_[1], preds[1]))
@@ -103,6 +135,7 @@ def main(argv):
         return 0
     if argv[0] == "--stats":
         from glimpse import stats
+
         named = []
         for a in argv[1:]:
             df = load_runs(run_paths([a]))
@@ -116,6 +149,7 @@ def main(argv):
         return 0
     if argv[0] == "--profile":
         from glimpse import stats
+
         by = next((a.split("=", 1)[1] for a in argv[1:] if a.startswith("--by=")), "attention")
         df = load_runs(run_paths([a for a in argv[1:] if not a.startswith("--")]))
         errors = {}
@@ -136,8 +170,11 @@ def main(argv):
         sides = [load_runs(run_paths([a])) for a in argv[1:]]
         for name, df in zip(argv[1:], sides):
             if len(df) < 2 or len(configuration_groups(df)) != 1:
-                print(f"results.py: --compare: {name} holds {len(df)} runs of {len(configuration_groups(df))} "
-                      "configurations; each side needs at least 2 runs of one configuration", file=sys.stderr)
+                print(
+                    f"results.py: --compare: {name} holds {len(df)} runs of {len(configuration_groups(df))} "
+                    "configurations; each side needs at least 2 runs of one configuration",
+                    file=sys.stderr,
+                )
                 return 2
         print(compare_table(*sides))
         return 0

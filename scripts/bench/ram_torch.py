@@ -41,7 +41,11 @@ def main():
         logits, logp, base = model(images)
         reward = (logits.argmax(1) == labels).float()
         adv = (reward[:, None] - base).detach()
-        loss = F.cross_entropy(logits, labels) - (adv * logp).sum(1).mean() + F.mse_loss(base, reward[:, None].expand_as(base))
+        loss = (
+            F.cross_entropy(logits, labels)
+            - (adv * logp).sum(1).mean()
+            + F.mse_loss(base, reward[:, None].expand_as(base))
+        )
         opt.zero_grad()
         loss.backward()
         opt.step()

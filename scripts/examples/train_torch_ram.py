@@ -67,7 +67,7 @@ def main():
         order = task.train_order(epoch)
         t0 = time.perf_counter()
         for s in range(steps):
-            images, labels = task.samples("train", order[s * a.batch:(s + 1) * a.batch], epoch=epoch)
+            images, labels = task.samples("train", order[s * a.batch : (s + 1) * a.batch], epoch=epoch)
             x, y = torch.from_numpy(images), torch.from_numpy(labels)
             logits, logp, base = model(x)
             reward = (logits.argmax(1) == y).float()
@@ -81,21 +81,52 @@ def main():
             if step % 50 == 0 or s == steps - 1:
                 now = time.perf_counter()
                 wall, t0 = wall + now - t0, now
-                for k, v in (("step", step), ("epoch", epoch + (s + 1) / steps), ("images", step * a.batch),
-                             ("loss", float(loss)), ("loss_action", float(action)), ("reward", float(reward.mean())),
-                             ("wall_s", wall)):
+                for k, v in (
+                    ("step", step),
+                    ("epoch", epoch + (s + 1) / steps),
+                    ("images", step * a.batch),
+                    ("loss", float(loss)),
+                    ("loss_action", float(action)),
+                    ("reward", float(reward.mean())),
+                    ("wall_s", wall),
+                ):
                     train[k].append(v)
         val, test = error(model, task, "val"), error(model, task, "test")
         for k, v in (("step", step), ("epoch", epoch + 1), ("val_error", val), ("test_error", test)):
             evals[k].append(v)
-        print(f"epoch {epoch + 1}/{a.epochs} | val_error {100 * val:.2f}% | test_error {100 * test:.2f}% | "
-              f"{step * a.batch / wall:.0f} img/s", flush=True)
-    config = {"env": a.env, "seed": a.seed, "epochs": a.epochs, "train-images": a.train_images, "batch": a.batch,
-              "lr": a.lr, "optimizer": "adam", "schedule": "constant", "attention": "gaussian", "patch": 8,
-              "scales": 1, "glimpses": model.steps, "core": "rnn", "hidden": 256, "std": model.std,
-              "baseline": "learned", "threads": a.threads, "run-id": os.path.splitext(os.path.basename(a.out))[0]}
-    runs.write_run(a.out, config, train, evals, epochs_done=a.epochs,
-                   trained_by=f"PyTorch {torch.__version__} (scripts/examples/train_torch_ram.py)")
+        print(
+            f"epoch {epoch + 1}/{a.epochs} | val_error {100 * val:.2f}% | test_error {100 * test:.2f}% | "
+            f"{step * a.batch / wall:.0f} img/s",
+            flush=True,
+        )
+    config = {
+        "env": a.env,
+        "seed": a.seed,
+        "epochs": a.epochs,
+        "train-images": a.train_images,
+        "batch": a.batch,
+        "lr": a.lr,
+        "optimizer": "adam",
+        "schedule": "constant",
+        "attention": "gaussian",
+        "patch": 8,
+        "scales": 1,
+        "glimpses": model.steps,
+        "core": "rnn",
+        "hidden": 256,
+        "std": model.std,
+        "baseline": "learned",
+        "threads": a.threads,
+        "run-id": os.path.splitext(os.path.basename(a.out))[0],
+    }
+    runs.write_run(
+        a.out,
+        config,
+        train,
+        evals,
+        epochs_done=a.epochs,
+        trained_by=f"PyTorch {torch.__version__} (scripts/examples/train_torch_ram.py)",
+    )
     print(f"wrote {a.out}")
 
 

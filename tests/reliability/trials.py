@@ -70,8 +70,9 @@ T = Tally()
 def run(args, timeout=120, cwd=None, env=None):
     """(returncode, output); returncode None on a hang (killed at the limit)."""
     try:
-        p = subprocess.run(args, cwd=cwd, env=env, timeout=timeout, stdout=subprocess.PIPE,
-                           stderr=subprocess.STDOUT, text=True)
+        p = subprocess.run(
+            args, cwd=cwd, env=env, timeout=timeout, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+        )
         return p.returncode, p.stdout
     except subprocess.TimeoutExpired as e:
         return None, (e.stdout or b"").decode(errors="replace") if isinstance(e.stdout, bytes) else (e.stdout or "")
@@ -141,11 +142,17 @@ def leftovers(folder, stem):
 
 # ---- 1. slim --force onto itself or onto a run being written -----------------------------------------
 
+
 def trials_slim(tmp, base):
     a = copy(base, os.path.join(tmp, "a.h5"))
     os.link(a, os.path.join(tmp, "hard.h5"))
     os.symlink("a.h5", os.path.join(tmp, "sym.h5"))
-    for out in ("./a.h5", os.path.join(tmp, "sym.h5"), os.path.join(tmp, "hard.h5"), os.path.join(tmp, "x", "..", "a.h5")):
+    for out in (
+        "./a.h5",
+        os.path.join(tmp, "sym.h5"),
+        os.path.join(tmp, "hard.h5"),
+        os.path.join(tmp, "x", "..", "a.h5"),
+    ):
         h = sha(a)
         rc, o = glimpse("slim", "--run", "a.h5", "--out", out, "--force", cwd=tmp)
         expect_refusal("slim", f"slim --out {out} --force", rc, o, [(a, h)], "is the run file itself")
@@ -156,17 +163,28 @@ def trials_slim(tmp, base):
     lock.release()
     expect_refusal("slim", "slim --force onto a run being written", rc, o, [(t, h)], "being written")
     rc, o = glimpse("slim", "--run", a, "--out", os.path.join(tmp, "missing", "deep", "s.h5"))
-    T.add("slim", "ok" if rc == 0 and whole(os.path.join(tmp, "missing", "deep", "s.h5")) else classify(rc) or "lost",
-          "slim into a new folder")
+    T.add(
+        "slim",
+        "ok" if rc == 0 and whole(os.path.join(tmp, "missing", "deep", "s.h5")) else classify(rc) or "lost",
+        "slim into a new folder",
+    )
 
 
 # ---- 2. concurrent slims, killed slims -------------------------------------------------------------
 
+
 def trials_concurrent(tmp, base):
     out = os.path.join(tmp, "c.h5")
     for round_ in range(8):
-        procs = [subprocess.Popen([GLIMPSE, "slim", "--run", base, "--out", out, "--force"], stdout=subprocess.PIPE,
-                                  stderr=subprocess.STDOUT, text=True) for _ in range(4)]
+        procs = [
+            subprocess.Popen(
+                [GLIMPSE, "slim", "--run", base, "--out", out, "--force"],
+                stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT,
+                text=True,
+            )
+            for _ in range(4)
+        ]
         results = [(p.wait(timeout=120), p.stdout.read()) for p in procs]
         ok_out = whole(out)
         for rc, o in results:
@@ -182,8 +200,11 @@ def trials_concurrent(tmp, base):
     glimpse("slim", "--run", base, "--out", k)
     for i in range(8):
         h = sha(k)
-        p = subprocess.Popen([GLIMPSE, "slim", "--run", base, "--out", k, "--force"], stdout=subprocess.DEVNULL,
-                             stderr=subprocess.DEVNULL)
+        p = subprocess.Popen(
+            [GLIMPSE, "slim", "--run", base, "--out", k, "--force"],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         time.sleep(0.03 * i)
         p.send_signal(signal.SIGKILL)
         p.wait()
@@ -197,6 +218,7 @@ def trials_concurrent(tmp, base):
 
 
 # ---- 3. a full disk ---------------------------------------------------------------------------------
+
 
 def tmpfs(path, size):
     os.makedirs(path)
@@ -230,9 +252,11 @@ def trials_disk(tmp, base):
             st = os.statvfs(mnt)
             with open(os.path.join(mnt, "fill"), "wb") as f:
                 f.write(b"\0" * max(0, st.f_bavail * st.f_frsize - free))
-            for what, args, path in (("resume", ["train", "--resume", "r.h5", "--epochs", "3"], r),
-                                     ("slim --force", ["slim", "--run", base, "--out", "s.h5", "--force"], s),
-                                     ("eval", ["eval", "--run", "s.h5", "--split", "val", "--wait", "1", "--record"], s)):
+            for what, args, path in (
+                ("resume", ["train", "--resume", "r.h5", "--epochs", "3"], r),
+                ("slim --force", ["slim", "--run", base, "--out", "s.h5", "--force"], s),
+                ("eval", ["eval", "--run", "s.h5", "--split", "val", "--wait", "1", "--record"], s),
+            ):
                 h = sha(path)
                 rc, o = glimpse(*args, cwd=mnt)
                 bad = classify(rc)
@@ -251,6 +275,7 @@ def trials_disk(tmp, base):
 
 # ---- 4. diverging reads ----------------------------------------------------------------------------
 
+
 def attributes(path):
     code = f"import h5py; print(list(h5py.File({path!r}, 'r', locking=False).attrs))"
     return run([PY, "-c", code])[1]
@@ -260,8 +285,24 @@ def trials_diverge(tmp):
     for att in ("draw", "stn"):
         for on_nan in ("stop", "rollback"):
             path = os.path.join(tmp, f"div_{att}_{on_nan}.h5")
-            args = ["train", "--env", "cluttered60", "--attention", att, "--optimizer", "adam", "--lr", "30",
-                    "--on-nan", on_nan, "--max-rollbacks", "2", *TINY, "--out", path]
+            args = [
+                "train",
+                "--env",
+                "cluttered60",
+                "--attention",
+                att,
+                "--optimizer",
+                "adam",
+                "--lr",
+                "30",
+                "--on-nan",
+                on_nan,
+                "--max-rollbacks",
+                "2",
+                *TINY,
+                "--out",
+                path,
+            ]
             rc, o = glimpse(*args, timeout=300)
             bad = classify(rc)
             if bad is None and rc != 0 and "stopped_reason" not in attributes(path):
@@ -281,11 +322,15 @@ for bad in (np.nan, np.inf, -np.inf, 1e30, -1e30):
 print("ok")
 """
     rc, o = run([PY, "-c", code], timeout=120)
-    T.add("diverge", classify(rc) or ("ok" if rc == 0 and o.strip().endswith("ok") else "silent"),
-          f"Python reads with NaN and huge parameters: rc={rc} {o.strip()[-200:]}")
+    T.add(
+        "diverge",
+        classify(rc) or ("ok" if rc == 0 and o.strip().endswith("ok") else "silent"),
+        f"Python reads with NaN and huge parameters: rc={rc} {o.strip()[-200:]}",
+    )
 
 
 # ---- 5. eval recording -----------------------------------------------------------------------------
+
 
 def evaluations(path):
     code = f"import h5py; f = h5py.File({path!r}, 'r', locking=False); print(len(f['evaluations/error']) if 'evaluations' in f else 0)"
@@ -304,8 +349,15 @@ def trials_record(tmp, base, root_ok):
         bad = "silent"
     T.add("record", bad or "ok", f"eval while the lock is held: rc={rc} {o.strip()[-160:]}")
     n = evaluations(e)
-    procs = [subprocess.Popen([GLIMPSE, "eval", "--run", e, "--split", "val", "--record"], stdout=subprocess.PIPE,
-                              stderr=subprocess.STDOUT, text=True) for _ in range(6)]
+    procs = [
+        subprocess.Popen(
+            [GLIMPSE, "eval", "--run", e, "--split", "val", "--record"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+        for _ in range(6)
+    ]
     results = [(p.wait(timeout=300), p.stdout.read()) for p in procs]
     rows = evaluations(e)
     for rc, o in results:
@@ -333,13 +385,17 @@ def trials_record(tmp, base, root_ok):
                 bad = "silent"
             T.add("record", bad or "ok", f"eval in a read-only folder: rc={rc} {o.strip()[-160:]}")
             rc, o = glimpse("eval", "--run", os.path.join(ro, "e.h5"), "--split", "val", "--no-record")
-            T.add("record", classify(rc) or ("ok" if rc == 0 and "val_error=" in o else "silent"),
-                  f"eval --no-record in a read-only folder: rc={rc}")
+            T.add(
+                "record",
+                classify(rc) or ("ok" if rc == 0 and "val_error=" in o else "silent"),
+                f"eval --no-record in a read-only folder: rc={rc}",
+            )
         finally:
             subprocess.run(["umount", ro], check=False)
 
 
 # ---- 6. links ----------------------------------------------------------------------------------------
+
 
 def intact(victim):
     return open(victim, "rb").read() == b"precious\n"
@@ -354,33 +410,52 @@ def trials_links(tmp, base):
     for name in ("r.h5.work", "s.h5.tmp", "index.html.part", "curves.png.part"):
         os.symlink(victim, os.path.join(d, name))
     rc, o = glimpse("train", *TINY, "--out", "r.h5", cwd=d)
-    T.add("links", classify(rc) or ("ok" if rc == 0 and intact(victim) else "lost"),
-          f"train beside planted links: rc={rc}")
+    T.add(
+        "links",
+        classify(rc) or ("ok" if rc == 0 and intact(victim) else "lost"),
+        f"train beside planted links: rc={rc}",
+    )
     rc, o = glimpse("slim", "--run", "r.h5", "--out", "s.h5", cwd=d)
-    T.add("links", classify(rc) or ("ok" if rc == 0 and intact(victim) else "lost"),
-          f"slim beside planted links: rc={rc}")
+    T.add(
+        "links", classify(rc) or ("ok" if rc == 0 and intact(victim) else "lost"), f"slim beside planted links: rc={rc}"
+    )
     rc, o = run([PY, os.path.join(ROOT, "scripts", "dashboard"), os.path.join(d, "s.h5"), "--out", d, "--once"])
-    T.add("links", classify(rc) or ("ok" if rc == 0 and intact(victim) else "lost"),
-          f"dashboard beside planted links: rc={rc} {o.strip()[-160:]}")
+    T.add(
+        "links",
+        classify(rc) or ("ok" if rc == 0 and intact(victim) else "lost"),
+        f"dashboard beside planted links: rc={rc} {o.strip()[-160:]}",
+    )
     os.symlink("r.h5", os.path.join(d, "alias.h5"))
     h = sha(os.path.join(d, "r.h5"))
     lock = Lock(os.path.join(d, "r.h5"))
     rc, o = glimpse("train", "--resume", "alias.h5", "--epochs", "2", cwd=d)
     lock.release()
-    expect_refusal("links", "resume through a link while the real file is written", rc, o,
-                   [(os.path.join(d, "r.h5"), h)], "being written")
+    expect_refusal(
+        "links",
+        "resume through a link while the real file is written",
+        rc,
+        o,
+        [(os.path.join(d, "r.h5"), h)],
+        "being written",
+    )
     rc, o = glimpse("summarize", "r.h5", "alias.h5", "./r.h5", cwd=d)
-    rows = [l for l in o.splitlines() if l.startswith("| ") and "r.h5" in l or "alias" in l and l.startswith("|")]
-    T.add("links", classify(rc) or ("ok" if rc == 0 and "counted once" in o and len(rows) == 1 else "silent"),
-          f"summarize one file under three names: rc={rc} rows={len(rows)}")
+    rows = [ln for ln in o.splitlines() if ln.startswith("| ") and "r.h5" in ln or "alias" in ln and ln.startswith("|")]
+    T.add(
+        "links",
+        classify(rc) or ("ok" if rc == 0 and "counted once" in o and len(rows) == 1 else "silent"),
+        f"summarize one file under three names: rc={rc} rows={len(rows)}",
+    )
     code = f"""
 import glimpse.runs as r
 df = r.load_runs([{os.path.join(d, 'r.h5')!r}, {os.path.join(d, 'alias.h5')!r}])
 print(len(df))
 """
     rc, o = run([PY, "-c", code])
-    T.add("links", classify(rc) or ("ok" if rc == 0 and o.strip() == "1" else "silent"),
-          f"Python reader, one file under two names: rc={rc} {o.strip()[-80:]}")
+    T.add(
+        "links",
+        classify(rc) or ("ok" if rc == 0 and o.strip() == "1" else "silent"),
+        f"Python reader, one file under two names: rc={rc} {o.strip()[-80:]}",
+    )
 
 
 # ---- 7. Python API -----------------------------------------------------------------------------------
@@ -395,8 +470,14 @@ PY_CASES = [
     ("train_order past the epochs a run can have", "t.train_order(2**40)"),
     ("seed a string", "glimpse.Task('mnist28', seed='1')"),
     ("patch a float", "glimpse.retina(np.zeros((1, 28, 28), np.float32), np.zeros((1, 2), np.float32), patch=8.5)"),
-    ("draw_read n a string", "glimpse.draw_read(np.zeros((1, 28, 28), np.float32), np.zeros((1, 5), np.float32), n='4')"),
-    ("retina with images of the wrong rank", "glimpse.retina(np.zeros((28, 28), np.float32), np.zeros((1, 2), np.float32))"),
+    (
+        "draw_read n a string",
+        "glimpse.draw_read(np.zeros((1, 28, 28), np.float32), np.zeros((1, 5), np.float32), n='4')",
+    ),
+    (
+        "retina with images of the wrong rank",
+        "glimpse.retina(np.zeros((28, 28), np.float32), np.zeros((1, 2), np.float32))",
+    ),
 ]
 
 
@@ -412,7 +493,11 @@ except ValueError as e:
     print('ValueError', e)
 """
         rc, o = run([PY, "-c", code], timeout=60)
-        T.add("python", classify(rc) or ("ok" if rc == 0 and "ValueError" in o else "silent"), f"{what}: rc={rc} {o.strip()[-160:]}")
+        T.add(
+            "python",
+            classify(rc) or ("ok" if rc == 0 and "ValueError" in o else "silent"),
+            f"{what}: rc={rc} {o.strip()[-160:]}",
+        )
     code = """
 import glimpse, time
 t = glimpse.Task('mnist28', seed=1)
@@ -429,13 +514,16 @@ except KeyboardInterrupt:
     p.send_signal(signal.SIGINT)
     try:
         out, _ = p.communicate(timeout=10)
-        T.add("python", "ok" if "interrupted" in out else "silent", f"train_order(10**6) and Ctrl-C: {out.strip()[-80:]}")
+        T.add(
+            "python", "ok" if "interrupted" in out else "silent", f"train_order(10**6) and Ctrl-C: {out.strip()[-80:]}"
+        )
     except subprocess.TimeoutExpired:
         p.kill()
         T.add("python", "hang", "train_order(10**6) ignored Ctrl-C")
 
 
 # ---- 8. smaller holes --------------------------------------------------------------------------------
+
 
 def trials_holes(tmp, base):
     d = os.path.join(tmp, "holes")
@@ -457,16 +545,33 @@ with h5py.File({d!r} + '/w.h5', 'r+') as f:
 r.reseal({d!r} + '/w.h5')
 """
     rc, o = run([PY, "-c", code])
-    T.add("holes", classify(rc) or ("ok" if rc == 0 and "ValueError" in o else "silent"), f"write_run epochs 1.5: {o.strip()[-120:]}")
+    T.add(
+        "holes",
+        classify(rc) or ("ok" if rc == 0 and "ValueError" in o else "silent"),
+        f"write_run epochs 1.5: {o.strip()[-120:]}",
+    )
     rc, o = run([PY, os.path.join(ROOT, "scripts", "dashboard"), os.path.join(d, "w.h5"), base, "--out", d, "--once"])
-    T.add("holes", classify(rc) or ("ok" if rc == 0 and "1 skipped" in o else "silent"), f"dashboard, epochs 1.5: rc={rc} {o.strip()[-160:]}")
+    T.add(
+        "holes",
+        classify(rc) or ("ok" if rc == 0 and "1 skipped" in o else "silent"),
+        f"dashboard, epochs 1.5: rc={rc} {o.strip()[-160:]}",
+    )
     for every in ("nan", "inf", "0"):
         rc, o = run([PY, os.path.join(ROOT, "scripts", "dashboard"), base, "--out", d, "--every", every], timeout=20)
         expect_refusal("holes", f"dashboard --every {every}", rc, o, pattern="--every")
-    rc, o = glimpse("train", "--config", os.path.join(ROOT, "experiments", "ram_mnist28"), "--out", os.path.join(d, "c.h5"))
+    rc, o = glimpse(
+        "train", "--config", os.path.join(ROOT, "experiments", "ram_mnist28"), "--out", os.path.join(d, "c.h5")
+    )
     expect_refusal("holes", "--config DIR", rc, o, pattern="is a folder")
-    for opt in (["--semi-sampling", "7"], ["--std", "1e30"], ["--entropy", "-1e30"], ["--hidden", "65536"],
-                ["--threads", "1024"], ["--train-images", "10000000"], ["--std", "nan"]):
+    for opt in (
+        ["--semi-sampling", "7"],
+        ["--std", "1e30"],
+        ["--entropy", "-1e30"],
+        ["--hidden", "65536"],
+        ["--threads", "1024"],
+        ["--train-images", "10000000"],
+        ["--std", "nan"],
+    ):
         rc, o = glimpse("train", *TINY[:2], *opt, "--out", os.path.join(d, "o.h5"))
         expect_refusal("holes", " ".join(opt), rc, o, pattern=opt[0])
         if os.path.exists(os.path.join(d, "o.h5")):
@@ -484,8 +589,11 @@ with h5py.File({huge!r}, 'r+') as f:
 r.reseal({huge!r})
 """
     run([PY, "-c", code])
-    for what, args in (("summarize", [GLIMPSE, "summarize", huge]), ("verify", [GLIMPSE, "verify", huge]),
-                       ("Python", [PY, "-c", f"import glimpse.runs as r; r.load_run({huge!r})"])):
+    for what, args in (
+        ("summarize", [GLIMPSE, "summarize", huge]),
+        ("verify", [GLIMPSE, "verify", huge]),
+        ("Python", [PY, "-c", f"import glimpse.runs as r; r.load_run({huge!r})"]),
+    ):
         rc, o = run(args, timeout=60)
         expect_refusal("holes", f"{what} of a file declaring 2**40 values", rc, o, pattern="huge.h5")
     # eval against other data: the same shapes, one label changed
@@ -556,8 +664,13 @@ def main():
     print(table)
     for n in T.notes:
         print("NOT OK:", n)
-    problem = check_doc(os.path.join(ROOT, a.check_doc) if a.check_doc and not os.path.isabs(a.check_doc) else a.check_doc,
-                        table) if a.check_doc else None
+    problem = (
+        check_doc(
+            os.path.join(ROOT, a.check_doc) if a.check_doc and not os.path.isabs(a.check_doc) else a.check_doc, table
+        )
+        if a.check_doc
+        else None
+    )
     if problem:
         print(problem)
     return 1 if T.notes or problem else 0

@@ -30,8 +30,9 @@ import numpy as np
 
 src, binary, build = (os.path.abspath(a) for a in sys.argv[1:4])
 os.environ["GLIMPSE_BUILD"] = build
-assert os.environ.get("PYTHONPATH", "").split(":")[0] == os.path.join(src, "src", "python"), \
-    "run with PYTHONPATH=SOURCE_DIR/src/python (tests/CMakeLists.txt sets it): the checkout's package"
+assert os.environ.get("PYTHONPATH", "").split(":")[0] == os.path.join(
+    src, "src", "python"
+), "run with PYTHONPATH=SOURCE_DIR/src/python (tests/CMakeLists.txt sets it): the checkout's package"
 work = tempfile.mkdtemp(prefix="glimpse_py_")
 os.chdir(work)  # "from any folder"
 
@@ -56,16 +57,36 @@ for name in glimpse.task_names():
         for split, start, epoch in (("train", 0, 0), ("train", 123, 3), ("val", 9990, 0), ("test", 17, 0)):
             count = 5 if split != "val" else 10
             out = os.path.join(work, f"{name}-{split}.npy")
-            cmd = [binary, "render", "--env", name, "--seed", str(seed), "--split", split, "--start", str(start),
-                   "--count", str(count), "--epoch", str(epoch), "--out", out, "--force",
-                   "--data-dir", os.path.join(src, "data", "mnist")]
+            cmd = [
+                binary,
+                "render",
+                "--env",
+                name,
+                "--seed",
+                str(seed),
+                "--split",
+                split,
+                "--start",
+                str(start),
+                "--count",
+                str(count),
+                "--epoch",
+                str(epoch),
+                "--out",
+                out,
+                "--force",
+                "--data-dir",
+                os.path.join(src, "data", "mnist"),
+            ]
             text = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
             want_labels = [int(v) for v in text.splitlines()[0].split()[1:]]
             want = np.load(out)
             images, labels = task.batch(split, start=start, count=count, epoch=epoch)
             where = f"{name} seed {seed} {split} [{start}, {start + count}) epoch {epoch}"
-            expect(images.dtype == np.float32 and images.shape == (count, task.height, task.width),
-                   f"{where}: images {images.dtype} {images.shape}")
+            expect(
+                images.dtype == np.float32 and images.shape == (count, task.height, task.width),
+                f"{where}: images {images.dtype} {images.shape}",
+            )
             expect(labels.dtype == np.int64 and labels.shape == (count,), f"{where}: labels {labels.dtype}")
             expect(images.tobytes() == want.tobytes(), f"{where}: images differ from glimpse render's")
             expect(labels.tolist() == want_labels, f"{where}: labels {labels.tolist()} != {want_labels}")
@@ -115,7 +136,7 @@ for b in range(3):
     for s, f in enumerate((1, 2)):
         size = 8 * f
         x0, y0 = int(np.floor(cx - size / 2 + 0.5)), int(np.floor(cy - size / 2 + 0.5))
-        crop = pad[b, 60 + y0:60 + y0 + size, 60 + x0:60 + x0 + size]
+        crop = pad[b, 60 + y0 : 60 + y0 + size, 60 + x0 : 60 + x0 + size]
         ref = crop.reshape(8, f, 8, f).mean(axis=(1, 3))
         expect(np.allclose(g[b, s], ref, atol=1e-5), f"retina glimpse {b} scale {s} differs from the NumPy crop")
 w = glimpse.whole_canvas(x, patch=6, scales=1)  # 6 x 6 view of 60 x 60: 10 x 10 block means
@@ -127,15 +148,18 @@ expect(r.shape == (3, 1, 12, 12) and np.allclose(r, 0.5, atol=1e-4), "DRAW's rea
 # The outlines plot.py draws (glimpse.geometry) against the sensors themselves: read an image whose
 # pixel values are their own x (or y) coordinate, so each glimpse pixel says where it sampled.
 from glimpse import geometry  # noqa: E402
+
 xs = np.tile(np.arange(60, dtype=np.float32), (60, 1))
 coords = np.stack([xs, xs.T.copy()])
 loc = np.array([0.3, -0.2], np.float32)
 g = glimpse.retina(coords, np.tile(loc, (2, 1)), patch=8, scales=2)
 polys, _ = geometry.retina(loc, 60, 60, 8, 2)
 for s in range(2):  # block means' centres run from the box's edge + half a block to the other edge - half
-    f = 2 ** s
-    expect(abs(g[0, s].min() - (polys[s][0, 0] + f / 2)) < 1e-3 and abs(g[0, s].max() - (polys[s][1, 0] - f / 2)) < 1e-3,
-           f"retina outline, scale {s}")
+    f = 2**s
+    expect(
+        abs(g[0, s].min() - (polys[s][0, 0] + f / 2)) < 1e-3 and abs(g[0, s].max() - (polys[s][1, 0] - f / 2)) < 1e-3,
+        f"retina outline, scale {s}",
+    )
 p = np.array([0.2, -0.3, 0.0, np.log(0.3), 0.0], np.float32)
 r = glimpse.draw_read(coords, np.tile(p, (2, 1)), n=12, scales=2, sigma=1.0)
 polys, centre = geometry.draw(p, 60, 60, 12, 2)
@@ -152,9 +176,14 @@ for m in range(2):
     expect(np.allclose(got, want, atol=1e-3), f"STN outline, scale {m}: {got.tolist()} != {want.tolist()}")
 
 # 4. Logged canvases rendered again.
-for rel in ("results/ram_mnist28/run.h5", "results/compare/runs/translated60-draw-s2.h5",
-            "results/compare/runs/cluttered60-stn-s3.h5", "results/compare/runs/cluttered100-gaussian-s1.h5",
-            "results/multi_digit/runs/pairs-dram-context-s2.h5", "results/multi_digit/runs/sum-ram-s3.h5"):
+for rel in (
+    "results/ram_mnist28/run.h5",
+    "results/compare/runs/translated60-draw-s2.h5",
+    "results/compare/runs/cluttered60-stn-s3.h5",
+    "results/compare/runs/cluttered100-gaussian-s1.h5",
+    "results/multi_digit/runs/pairs-dram-context-s2.h5",
+    "results/multi_digit/runs/sum-ram-s3.h5",
+):
     run = runs.load_run(os.path.join(src, rel))
     stored = run["trajectories"].pop("image")
     again = runs.trajectory_images(run)
@@ -172,6 +201,7 @@ expect(glimpse.__version__ == version, f"glimpse.__version__ {glimpse.__version_
 expect(all(hasattr(runs, n) for n in runs.__all__), "every name of runs.__all__ exists")
 import inspect  # noqa: E402
 from glimpse import geometry, stats  # noqa: E402
+
 for module in (glimpse, runs, stats, geometry):  # every public function and method says what it does
     for name in getattr(module, "__all__", [n for n in dir(module) if not n.startswith("_")]):
         obj = getattr(module, name)
@@ -181,6 +211,7 @@ for module in (glimpse, runs, stats, geometry):  # every public function and met
                 expect(bool((f.__doc__ or "").strip()), f"{module.__name__}.{name}: {member} has no docstring")
 import torch  # noqa: E402  (setup installs Debian's python3-torch)
 from glimpse.torch import TaskDataset  # noqa: E402
+
 data = TaskDataset("cluttered60", split="train", seed=3, epoch=2)
 want_images, want_labels = glimpse.Task("cluttered60", seed=3).batch("train", start=40, count=4, epoch=2)
 for i in range(4):
@@ -190,8 +221,12 @@ for i in range(4):
 loader = torch.utils.data.DataLoader(TaskDataset("mnist28", split="test"), batch_size=16)
 images, labels = next(iter(loader))
 want_images, want_labels = glimpse.Task("mnist28", seed=1).batch("test", start=0, count=16)
-expect(images.shape == (16, 1, 28, 28) and np.array_equal(images.numpy()[:, 0], want_images)
-       and np.array_equal(labels.numpy(), want_labels), "a DataLoader batch is the task's batch")
+expect(
+    images.shape == (16, 1, 28, 28)
+    and np.array_equal(images.numpy()[:, 0], want_images)
+    and np.array_equal(labels.numpy(), want_labels),
+    "a DataLoader batch is the task's batch",
+)
 try:
     data[len(data)]
     expect(False, "an index past the split raises IndexError")

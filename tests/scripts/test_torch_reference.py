@@ -27,15 +27,16 @@ import torch
 torch.set_default_dtype(torch.float64)
 binary = sys.argv[1]
 out = os.path.join(tempfile.mkdtemp(prefix="glimpse_ref_"), "step.h5")
-subprocess.run([binary, "[reference]"], check=True, env={**os.environ, "GLIMPSE_REFERENCE_OUT": out},
-               stdout=subprocess.DEVNULL)
+subprocess.run(
+    [binary, "[reference]"], check=True, env={**os.environ, "GLIMPSE_REFERENCE_OUT": out}, stdout=subprocess.DEVNULL
+)
 
 with h5py.File(out, "r") as f:
     P = {k: torch.tensor(f["params"][k][()], requires_grad=True) for k in f["params"]}
     G = {k: f["grads"][k][()] for k in f["grads"]}
     images = torch.tensor(f["images"][()])
     labels = torch.tensor(f["labels"][()].astype(np.int64))
-    locations = torch.tensor(f["locations"][()])   # (T, N, 2), the sampled l_t
+    locations = torch.tensor(f["locations"][()])  # (T, N, 2), the sampled l_t
     want = {k: f[k][()] for k in ("logits", "baseline", "reward", "losses")}
 
 T, N, PATCH, STD = locations.shape[0], images.shape[0], 8, 0.1
@@ -50,7 +51,7 @@ def retina(images, loc):
     for n in range(images.shape[0]):
         cx, cy = W / 2 * (1 + float(loc[n, 0])), H / 2 * (1 + float(loc[n, 1]))
         x0, y0 = int(np.floor(cx - PATCH / 2 + 0.5)), int(np.floor(cy - PATCH / 2 + 0.5))
-        out.append(pad[n, PATCH + y0:PATCH + y0 + PATCH, PATCH + x0:PATCH + x0 + PATCH].reshape(-1))
+        out.append(pad[n, PATCH + y0 : PATCH + y0 + PATCH, PATCH + x0 : PATCH + x0 + PATCH].reshape(-1))
     return torch.stack(out)
 
 
@@ -62,18 +63,18 @@ relu = torch.relu
 h = torch.zeros(N, P["core.hh.W"].shape[0])
 log_pi, baselines = [], []
 for t in range(T):
-    mu = torch.tanh(linear(h.detach(), "location.fc"))          # the location network reads h_{t-1}, detached
-    l = locations[t]
-    log_pi.append((-(l - mu) ** 2 / (2 * STD ** 2)).sum(1) - 2 * np.log(STD) - np.log(2 * np.pi))
-    baselines.append(linear(h.detach(), "baseline.fc")[:, 0])   # b_t = W h_{t-1} + c, input detached
-    read = l.clamp(-1, 1)                                        # the retina reads on the canvas
+    mu = torch.tanh(linear(h.detach(), "location.fc"))  # the location network reads h_{t-1}, detached
+    loc = locations[t]
+    log_pi.append((-((loc - mu) ** 2) / (2 * STD**2)).sum(1) - 2 * np.log(STD) - np.log(2 * np.pi))
+    baselines.append(linear(h.detach(), "baseline.fc")[:, 0])  # b_t = W h_{t-1} + c, input detached
+    read = loc.clamp(-1, 1)  # the retina reads on the canvas
     hg = relu(linear(retina(images, read), "glimpse.fc_x"))
     hl = relu(linear(read, "glimpse.fc_l"))
     g = relu(linear(hg, "glimpse.fc_hg") + linear(hl, "glimpse.fc_hl", bias=False))
     h = relu(linear(g, "core.in") + linear(h, "core.hh", bias=False))
 logits = linear(h, "action.fc")
 reward = (logits.argmax(1) == labels).double()
-b = torch.stack(baselines)                                       # (T, N)
+b = torch.stack(baselines)  # (T, N)
 ce = torch.nn.functional.cross_entropy(logits, labels)
 advantage = (reward[None, :] - b).detach()
 reinforce = -(advantage * torch.stack(log_pi)).sum() / N
@@ -103,7 +104,9 @@ for name, grad in G.items():
 for f in failures:
     print("FAIL:", f)
 checked = 7 + len(G)
-print(f"torch reference: {checked - len(failures)} passed, {len(failures)} failed "
-      f"(loss {total:.6f}: cross-entropy {action:.6f}, REINFORCE {rl:.6f}, baseline {base:.6f}; "
-      f"{int(want['reward'].sum())} of {N} right)")
+print(
+    f"torch reference: {checked - len(failures)} passed, {len(failures)} failed "
+    f"(loss {total:.6f}: cross-entropy {action:.6f}, REINFORCE {rl:.6f}, baseline {base:.6f}; "
+    f"{int(want['reward'].sum())} of {N} right)"
+)
 sys.exit(1 if failures else 0)

@@ -20,8 +20,9 @@ import os as _os
 # This package: src/python/glimpse/ of a checkout. Its compiled module is built into the checkout's
 # build/python/glimpse/ (GLIMPSE_BUILD names another build folder); extending __path__ lets
 # "from . import _core" find it there.
-ROOT = _os.environ.get("GLIMPSE_ROOT") or _os.path.dirname(_os.path.dirname(_os.path.dirname(
-    _os.path.dirname(_os.path.abspath(__file__)))))
+ROOT = _os.environ.get("GLIMPSE_ROOT") or _os.path.dirname(
+    _os.path.dirname(_os.path.dirname(_os.path.dirname(_os.path.abspath(__file__))))
+)
 _BUILD = _os.path.abspath(_os.environ.get("GLIMPSE_BUILD") or _os.path.join(ROOT, "build"))
 __path__.append(_os.path.join(_BUILD, "python", "glimpse"))
 
@@ -36,9 +37,11 @@ def default_data_dir(dataset="mnist"):
     if dataset == "mnist":
         path = _os.path.join(ROOT, "data", "mnist")
         if not _os.path.isdir(path) and not _os.path.isfile(_os.path.join(ROOT, "CMakeLists.txt")):
-            raise ValueError("glimpse is installed outside a checkout, so it has no data/mnist: pass data_dir= (a "
-                             "folder with the four MNIST IDX files, e.g. a checkout's data/mnist) or set GLIMPSE_ROOT "
-                             "to a checkout")
+            raise ValueError(
+                "glimpse is installed outside a checkout, so it has no data/mnist: pass data_dir= (a "
+                "folder with the four MNIST IDX files, e.g. a checkout's data/mnist) or set GLIMPSE_ROOT "
+                "to a checkout"
+            )
         return path
     if dataset == "fashion":
         return "/usr/share/datasets/fashion-mnist"
@@ -54,8 +57,12 @@ def check_checkout():
     if _os.path.realpath(ROOT) == here:
         return True
     import sys
-    print(f"glimpse: warning: this checkout is {ROOT}, but Python imports glimpse from {_os.path.dirname(__file__)}; "
-          f"run scripts/setup in {ROOT} to use its code (its results and build are used either way)", file=sys.stderr)
+
+    print(
+        f"glimpse: warning: this checkout is {ROOT}, but Python imports glimpse from {_os.path.dirname(__file__)}; "
+        f"run scripts/setup in {ROOT} to use its code (its results and build are used either way)",
+        file=sys.stderr,
+    )
     return False
 
 
@@ -63,8 +70,10 @@ def _compiled():
     try:
         from . import _core as core
     except ImportError as e:
-        raise ImportError(f"glimpse's compiled module was not found in {_os.path.join(_BUILD, 'python', 'glimpse')} "
-                          f"({e}); build it with scripts/setup (needs pybind11-dev and python3-dev)") from None
+        raise ImportError(
+            f"glimpse's compiled module was not found in {_os.path.join(_BUILD, 'python', 'glimpse')} "
+            f"({e}); build it with scripts/setup (needs pybind11-dev and python3-dev)"
+        ) from None
     return core
 
 
@@ -78,6 +87,7 @@ def _integer(name, value):
 def _checked(function, integers):
     """The compiled function with its integer arguments checked (_integer) and a refused argument
     (pybind11's TypeError) raised as the ValueError the package documents."""
+
     @_functools.wraps(function)
     def call(*args, **kwargs):
         for name in integers:
@@ -87,11 +97,17 @@ def _checked(function, integers):
             return function(*args, **kwargs)
         except TypeError as e:  # pybind11's message ends with the whole arrays it was given: cut there
             raise ValueError(str(e).split("\nInvoked with")[0]) from None
+
     return call
 
 
-_INTEGER_ARGS = {"retina": ("patch", "scales"), "draw_read": ("n", "scales"), "draw_initial_params": ("n", "scales"),
-                 "stn_read": ("patch", "scales"), "whole_canvas": ("patch", "scales")}
+_INTEGER_ARGS = {
+    "retina": ("patch", "scales"),
+    "draw_read": ("n", "scales"),
+    "draw_initial_params": ("n", "scales"),
+    "stn_read": ("patch", "scales"),
+    "whole_canvas": ("patch", "scales"),
+}
 
 
 class Task:
@@ -125,13 +141,15 @@ class Task:
         labels int64 (count,). With info=True also a dict: query (count,) (strip5's asked digit, -1
         for the others), box (count, 4) int32 (x0, y0, x1, y1) of the digit, digit (count,) its index
         in the source file."""
-        return self._task.batch(split, _integer("start", start), _integer("count", count), _integer("epoch", epoch),
-                                bool(info))
+        return self._task.batch(
+            split, _integer("start", start), _integer("count", count), _integer("epoch", epoch), bool(info)
+        )
 
     def samples(self, split, indices, epoch=0, info=False):
         """The samples of split at indices (a 1-d integer array, any order), as batch returns them:
         e.g. task.samples("train", task.train_order(e)[s*B:(s+1)*B], epoch=e) is the trainer's step s."""
         import numpy as np
+
         indices = np.asarray(indices)
         if indices.dtype.kind not in "iu":
             raise ValueError(f"indices: expected integers, found an array of {indices.dtype}")

@@ -11,8 +11,15 @@ import numpy as np
 
 
 def _square(cx, cy, half):
-    return np.array([[cx - half, cy - half], [cx + half, cy - half], [cx + half, cy + half], [cx - half, cy + half],
-                     [cx - half, cy - half]])
+    return np.array(
+        [
+            [cx - half, cy - half],
+            [cx + half, cy - half],
+            [cx + half, cy + half],
+            [cx - half, cy + half],
+            [cx - half, cy - half],
+        ]
+    )
 
 
 def retina(loc, H, W, patch, scales, unit_pixels=0):
@@ -20,7 +27,7 @@ def retina(loc, H, W, patch, scales, unit_pixels=0):
     (i, j) covers [j, j+1), the centre at W/2 + x * unit, unit = W/2 when unit_pixels is 0)."""
     ux, uy = (unit_pixels or W / 2), (unit_pixels or H / 2)
     cx, cy = W / 2 + loc[0] * ux - 0.5, H / 2 + loc[1] * uy - 0.5
-    return [_square(cx, cy, patch * 2 ** s / 2) for s in range(scales)], (cx, cy)
+    return [_square(cx, cy, patch * 2**s / 2) for s in range(scales)], (cx, cy)
 
 
 def decode_draw(params, H, W, n):
@@ -30,9 +37,14 @@ def decode_draw(params, H, W, n):
     and sigma (the finest scale's filter standard deviation, pixels)."""
     p = np.asarray(params, dtype=np.float64)
     gx_t, gy_t = np.clip(p[..., 0], -3, 3), np.clip(p[..., 1], -3, 3)
-    return {"gx_t": gx_t, "gy_t": gy_t, "gx": (W + 1) / 2 * (gx_t + 1), "gy": (H + 1) / 2 * (gy_t + 1),
-            "delta": (max(H, W) - 1) / max(n - 1, 1) * np.exp(np.clip(p[..., 3], -8, 3)),
-            "sigma": np.sqrt(np.clip(np.exp(p[..., 2]), 1e-4, (2 * max(H, W)) ** 2))}
+    return {
+        "gx_t": gx_t,
+        "gy_t": gy_t,
+        "gx": (W + 1) / 2 * (gx_t + 1),
+        "gy": (H + 1) / 2 * (gy_t + 1),
+        "delta": (max(H, W) - 1) / max(n - 1, 1) * np.exp(np.clip(p[..., 3], -8, 3)),
+        "sigma": np.sqrt(np.clip(np.exp(p[..., 2]), 1e-4, (2 * max(H, W)) ** 2)),
+    }
 
 
 def draw(params, H, W, n, scales):
@@ -41,7 +53,7 @@ def draw(params, H, W, n, scales):
     d = decode_draw(params, H, W, n)
     gx, gy, delta = float(d["gx"]), float(d["gy"]), float(d["delta"])
     # Filter centres gx + (i - N/2 - 0.5) delta, i = 1..N, centred on gx; each covers delta.
-    return [_square(gx, gy, n * delta * 2 ** m / 2) for m in range(scales)], (gx, gy)
+    return [_square(gx, gy, n * delta * 2**m / 2) for m in range(scales)], (gx, gy)
 
 
 def stn(params, H, W, patch, scales):
@@ -55,7 +67,7 @@ def stn(params, H, W, patch, scales):
     e = 1 + 1 / max(patch - 1, 1)
     corners = np.array([[-e, -e], [e, -e], [e, e], [-e, e], [-e, -e]])
     scale_px = np.array([(W - 1) / 2, (H - 1) / 2])
-    polys = [((corners @ (A * 2 ** m).T) + t + 1) * scale_px for m in range(scales)]
+    polys = [((corners @ (A * 2**m).T) + t + 1) * scale_px for m in range(scales)]
     centre = (t + 1) * scale_px
     return polys, (centre[0], centre[1])
 
@@ -70,11 +82,14 @@ def outlines(config, params, H, W):
     if attention == "stn":
         return stn(params, H, W, patch, scales)
     if attention == "pathwise":  # the retina at l = tanh(p) (pathwise_retina.h)
-        return retina(np.tanh(np.asarray(params, dtype=np.float64)), H, W, patch, scales,
-                      float(config.get("unit-pixels", 0) or 0))
+        return retina(
+            np.tanh(np.asarray(params, dtype=np.float64)), H, W, patch, scales, float(config.get("unit-pixels", 0) or 0)
+        )
     if attention == "whole":
         return [_square((W - 1) / 2, (H - 1) / 2, W / 2)], ((W - 1) / 2, (H - 1) / 2)
     if len(params) == 2:  # a location policy over the retina (gaussian, categorical, random, centre)
         return retina(params, H, W, patch, scales, float(config.get("unit-pixels", 0) or 0))
-    raise ValueError(f"--attention {attention}: its logged read parameters (a query and a gate) do not say "
-                     "where it reads; its weights over the grid depend on the image's keys")
+    raise ValueError(
+        f"--attention {attention}: its logged read parameters (a query and a gate) do not say "
+        "where it reads; its weights over the grid depend on the image's keys"
+    )

@@ -62,14 +62,31 @@ def group_labels(groups):
 
 # A stable colour per attention kind in every figure (the controls in greys); configurations of one
 # kind differ by line style, in the order they come.
-KIND_COLOURS = {"gaussian": "#1f77b4", "categorical": "#ff7f0e", "soft": "#2ca02c", "draw": "#d62728",
-                "stn": "#9467bd", "pathwise": "#8c564b", "gumbel": "#e377c2", "random": "#7f7f7f",
-                "centre": "#bcbd22", "whole": "#17becf"}
+KIND_COLOURS = {
+    "gaussian": "#1f77b4",
+    "categorical": "#ff7f0e",
+    "soft": "#2ca02c",
+    "draw": "#d62728",
+    "stn": "#9467bd",
+    "pathwise": "#8c564b",
+    "gumbel": "#e377c2",
+    "random": "#7f7f7f",
+    "centre": "#bcbd22",
+    "whole": "#17becf",
+}
 STYLES = ["-", "--", ":", "-."]
 TASK_ORDER = ["mnist28", "translated60", "cluttered60", "cluttered100", "pairs100", "sum100", "strip5"]
 # Metrics in percent of a fraction (error rates, accuracy), drawn on a log axis and clipped to [0, 100].
-PERCENT = {"val_error", "test_error", "val_error_raw", "test_error_raw", "test_digit_error", "test_peak", "accuracy",
-           "reward"}
+PERCENT = {
+    "val_error",
+    "test_error",
+    "val_error_raw",
+    "test_error_raw",
+    "test_digit_error",
+    "test_peak",
+    "accuracy",
+    "reward",
+}
 
 
 def _series(run_row, metric, x):
@@ -104,8 +121,10 @@ def draw_curves(df, x="epoch", metric="val_error", figsize=None, fontsize=9):
     metric's range), and one legend below the panels, inside the figure."""
     groups = runs.configuration_groups(df)
     labels = group_labels(groups)
-    tasks = sorted({str(m[0].get("env")) for m in groups.values()},
-                   key=lambda t: (TASK_ORDER.index(t) if t in TASK_ORDER else len(TASK_ORDER), t))
+    tasks = sorted(
+        {str(m[0].get("env")) for m in groups.values()},
+        key=lambda t: (TASK_ORDER.index(t) if t in TASK_ORDER else len(TASK_ORDER), t),
+    )
     cols = min(3, len(tasks))
     rows = -(-len(tasks) // cols)
     # The panel names the task and the legend's title says how seeds are drawn: a label keeps the rest,
@@ -114,7 +133,7 @@ def draw_curves(df, x="epoch", metric="val_error", figsize=None, fontsize=9):
     for members, label in zip(groups.values(), labels):
         task = str(members[0].get("env"))
         label = re.sub(r" \((\d+) seeds: mean, band \+-1 std\)$", r" (n=\1)", label)
-        short.append(label[len(task) + 1:] if label.startswith(task + "-") and len(tasks) > 1 else label)
+        short.append(label[len(task) + 1 :] if label.startswith(task + "-") and len(tasks) > 1 else label)
     legend_rows = -(-len({(str(m[0].get("attention")), lab) for m, lab in zip(groups.values(), short)}) // 2)
     width, height = figsize or (4.6 * cols, 3.4 * rows + 0.22 * legend_rows + 0.4)
     fig = plt.figure(figsize=(width, height))
@@ -122,7 +141,7 @@ def draw_curves(df, x="epoch", metric="val_error", figsize=None, fontsize=9):
     axes = {t: fig.add_subplot(grid[i // cols, i % cols]) for i, t in enumerate(tasks)}
     percent = metric in PERCENT
     per_kind = {}  # (task, kind) -> configurations drawn so far: the line style
-    handles = {}   # legend label -> line: one entry for a kind and style shared by several tasks
+    handles = {}  # legend label -> line: one entry for a kind and style shared by several tasks
     means = {t: [] for t in tasks}
     for members, label in zip(groups.values(), short):
         first = members[0]
@@ -138,7 +157,7 @@ def draw_curves(df, x="epoch", metric="val_error", figsize=None, fontsize=9):
         mean = ys.mean(axis=0)
         ax = axes[task]
         means[task].append(mean)
-        line, = ax.plot(xs, mean, style, color=KIND_COLOURS.get(kind), label=textwrap.fill(label, 60), lw=1.4)
+        (line,) = ax.plot(xs, mean, style, color=KIND_COLOURS.get(kind), label=textwrap.fill(label, 60), lw=1.4)
         if len(curves) > 1:
             sd = ys.std(axis=0, ddof=1)
             lo, hi = mean - sd, mean + sd
@@ -148,6 +167,7 @@ def draw_curves(df, x="epoch", metric="val_error", figsize=None, fontsize=9):
             ax.fill_between(xs, lo, hi, color=line.get_color(), alpha=0.18, lw=0)
         handles.setdefault((line.get_color(), style, line.get_label()), line)
     from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
+
     xlabel = {"epoch": "epoch", "images": "training images (millions)", "minutes": "wall time (minutes)"}[x]
     ylabel = metric.replace("_", " ") + (" (%)" if percent else "")
     for t, ax in axes.items():
@@ -173,9 +193,15 @@ def draw_curves(df, x="epoch", metric="val_error", figsize=None, fontsize=9):
     legend_ax = fig.add_subplot(grid[rows, :])
     legend_ax.axis("off")
     pooled = any(len(m) > 1 for m in groups.values())
-    legend_ax.legend(handles=handles, loc="upper center", ncol=2 if len(handles) > 1 else 1, fontsize=fontsize - 1,
-                     frameon=False, title=f"{len(df)} run{'' if len(df) == 1 else 's'}" + ("; seeds pooled: mean, band +-1 std" if pooled else ""),
-                     title_fontsize=fontsize - 1)
+    legend_ax.legend(
+        handles=handles,
+        loc="upper center",
+        ncol=2 if len(handles) > 1 else 1,
+        fontsize=fontsize - 1,
+        frameon=False,
+        title=f"{len(df)} run{'' if len(df) == 1 else 's'}" + ("; seeds pooled: mean, band +-1 std" if pooled else ""),
+        title_fontsize=fontsize - 1,
+    )
     fig.tight_layout()
     return fig
 
@@ -191,8 +217,10 @@ def _glimpses(run, epoch):
     params, preds = tj[key][epoch], tj["prediction"][epoch]
     H, W = images.shape[1:]
     try:
-        shapes = [[geometry.outlines(run["config"], params[i, t], H, W) for t in range(params.shape[1])]
-                  for i in range(len(images))]
+        shapes = [
+            [geometry.outlines(run["config"], params[i, t], H, W) for t in range(params.shape[1])]
+            for i in range(len(images))
+        ]
     except ValueError as e:
         sys.exit(f"plot.py: {run['path']}: {e}")
     return images, labels, preds, int(tj["epoch"][epoch]), shapes
@@ -227,8 +255,13 @@ def _draw_image(ax, image, label, pred, shapes, upto, W, H, colours):
     for t in range(upto):
         colour = colours[t]
         for poly in shapes[t][0]:
-            ax.plot(poly[:, 0], poly[:, 1], color=colour, lw=1.2 if t == upto - 1 else 0.6,
-                    alpha=1.0 if t == upto - 1 else 0.5)
+            ax.plot(
+                poly[:, 0],
+                poly[:, 1],
+                color=colour,
+                lw=1.2 if t == upto - 1 else 0.6,
+                alpha=1.0 if t == upto - 1 else 0.5,
+            )
     ax.set_xlim(-0.5, W - 0.5)
     ax.set_ylim(H - 0.5, -0.5)
     ok = "right" if pred == label else "wrong"
@@ -238,8 +271,10 @@ def _draw_image(ax, image, label, pred, shapes, upto, W, H, colours):
 
 def _title(run, what):
     cfg = run["config"]
-    return (f"{os.path.basename(run['path'])}: {cfg.get('env')}, --attention {cfg.get('attention')}, "
-            f"patch {cfg.get('patch')} x {cfg.get('scales')} scales; {what}")
+    return (
+        f"{os.path.basename(run['path'])}: {cfg.get('env')}, --attention {cfg.get('attention')}, "
+        f"patch {cfg.get('patch')} x {cfg.get('scales')} scales; {what}"
+    )
 
 
 def draw_trajectories(run, epoch=-1, count=8):
@@ -261,6 +296,7 @@ def animate(path, out, epoch=-1, count=4, fps=2):
     """A GIF of the logged glimpses: frame t shows glimpses 1..t of `count` test images (the current
     one solid), then a last frame holds the answer."""
     from matplotlib.animation import FuncAnimation, PillowWriter
+
     run = runs.load_run(path)
     images, labels, preds, ep, shapes = _glimpses(run, epoch)
     n = min(count, len(images))
@@ -297,7 +333,9 @@ def draw_attention(run, epoch=-1, count=4):
         sys.exit(f"plot.py: {run['path']} has no logged attention weights (a strip5 run)")
     strips, labels, weights, preds = at["strip"], at["labels"], at["weights"][epoch], at["prediction"][epoch]
     n = min(count, len(strips))
-    fig, axes = plt.subplots(2, n, figsize=(3.6 * n, 4.4), gridspec_kw={"height_ratios": [1, 2], "wspace": 0.6}, squeeze=False)
+    fig, axes = plt.subplots(
+        2, n, figsize=(3.6 * n, 4.4), gridspec_kw={"height_ratios": [1, 2], "wspace": 0.6}, squeeze=False
+    )
     for i in range(n):
         top, bottom = axes[0, i], axes[1, i]
         top.imshow(strips[i], cmap="gray", vmin=0, vmax=1)
@@ -313,8 +351,11 @@ def draw_attention(run, epoch=-1, count=4):
         right.set_yticklabels(["absent" if int(a) == 5 else f"slot {int(a)}" for a in preds[i]], fontsize=6)
     fig.colorbar(im, ax=axes[1, :].tolist(), shrink=0.8, pad=0.06, label="attention weight")
     cfg = run["config"]
-    fig.suptitle(f"{os.path.basename(run['path'])} ({cfg.get('attention')}): weights over the slots for each "
-                 f"query, after epoch {int(at['epoch'][epoch])}", fontsize=9)
+    fig.suptitle(
+        f"{os.path.basename(run['path'])} ({cfg.get('attention')}): weights over the slots for each "
+        f"query, after epoch {int(at['epoch'][epoch])}",
+        fontsize=9,
+    )
     return fig
 
 
@@ -327,24 +368,36 @@ def draw_profile(df, by="attention", figsize=(5.5, 3.6), fontsize=9):
     load_runs: a line per value of option `by`, each run scored by its test error at its best
     validation error, over tau, the ratio to the task's best mean; shaded: the bootstrap 95% band."""
     from glimpse import stats
+
     errors = {}
     for _, r in df.iterrows():
         if not np.isnan(r["test_error_at_best"]):
             errors.setdefault(str(r.get(by, "-")), {}).setdefault(str(r["env"]), []).append(r["test_error_at_best"])
     if not errors:
         raise ValueError("no run has a test error at its best validation error (screens run with --test-every 0)")
-    worst = max(e / min(np.mean(v) for per in errors.values() for t, v in per.items() if t == task)
-                for per in errors.values() for task, errs in per.items() for e in errs)
+    worst = max(
+        e / min(np.mean(v) for per in errors.values() for t, v in per.items() if t == task)
+        for per in errors.values()
+        for task, errs in per.items()
+        for e in errs
+    )
     taus = np.geomspace(1, max(worst, 1.01) * 1.05, 200)
     profiles = stats.performance_profile(errors, taus)
     fig, ax = plt.subplots(figsize=figsize)
     for i, (variant, (prof, lo, hi)) in enumerate(profiles.items()):
         colour = KIND_COLOURS.get(variant) if by == "attention" else None
-        line, = ax.step(taus, prof, where="post", color=colour, label=f"{variant} ({len(errors[variant])} tasks)")
+        (line,) = ax.step(taus, prof, where="post", color=colour, label=f"{variant} ({len(errors[variant])} tasks)")
         ax.fill_between(taus, lo, hi, step="post", color=line.get_color(), alpha=0.15, linewidth=0)
-    tasks = sorted({t for per in errors.values() for t in per}, key=lambda t: TASK_ORDER.index(t) if t in TASK_ORDER else 99)
-    ax.set(xscale="log", ylim=(-0.02, 1.02), xlabel="tau: test error / the task's best mean test error",
-           ylabel="fraction of runs with ratio <= tau", title="performance profiles over " + ", ".join(tasks))
+    tasks = sorted(
+        {t for per in errors.values() for t in per}, key=lambda t: TASK_ORDER.index(t) if t in TASK_ORDER else 99
+    )
+    ax.set(
+        xscale="log",
+        ylim=(-0.02, 1.02),
+        xlabel="tau: test error / the task's best mean test error",
+        ylabel="fraction of runs with ratio <= tau",
+        title="performance profiles over " + ", ".join(tasks),
+    )
     ax.title.set_fontsize(fontsize)
     ax.xaxis.label.set_fontsize(fontsize)
     ax.yaxis.label.set_fontsize(fontsize)
@@ -379,9 +432,14 @@ def main(argv):
     p.add_argument("--out", required=True, help="the file to write: .png, .pdf or .svg (animate: a GIF)")
     p.add_argument("--count", type=int, default=4, help="animate: test images side by side")
     p.add_argument("--fps", type=float, default=2, help="animate: frames (glimpses) per second")
-    p.add_argument("--x", choices=["epoch", "images", "minutes"], default="epoch", help="curves: the x axis of every panel")
-    p.add_argument("--metric", default="val_error",
-                   help="curves: any /eval or /train series (val_error, test_error, loss, loss_action, reward, lr, ...)")
+    p.add_argument(
+        "--x", choices=["epoch", "images", "minutes"], default="epoch", help="curves: the x axis of every panel"
+    )
+    p.add_argument(
+        "--metric",
+        default="val_error",
+        help="curves: any /eval or /train series (val_error, test_error, loss, loss_action, reward, lr, ...)",
+    )
     p.add_argument("--figsize", type=float, nargs=2, metavar=("W", "H"), help="curves: figure size in inches")
     p.add_argument("--fontsize", type=float, default=9, help="curves: font size of labels (points)")
     p.add_argument("--by", default="attention", help="profile: the option whose values are the lines")

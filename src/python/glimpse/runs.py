@@ -20,7 +20,6 @@ import math
 import numbers
 import re
 import os
-import sys
 import tempfile
 import time
 import zlib
@@ -29,16 +28,60 @@ import h5py
 import numpy as np
 import pandas as pd
 
-__all__ = ["ROOT", "SUMMARY", "METADATA", "NOT_CONFIGURATION", "PUBLISHED_RAM", "check_file", "reseal", "write_run",
-           "load_params", "load_run", "load_runs", "load_experiment", "experiment_paths", "run_paths", "unique_files",
-           "frame", "summary", "trajectory_images", "configuration_key", "configuration_groups", "configuration_id",
-           "group_seeds", "seeds_table", "rows_table", "published_ram", "last_evaluations", "incomplete_beta", "welch",
-           "compare_table", "mcnemar", "paired_bootstrap", "paired_table", "selection_table", "evaluations_table", "pivot_table"]
+__all__ = [
+    "ROOT",
+    "SUMMARY",
+    "METADATA",
+    "NOT_CONFIGURATION",
+    "PUBLISHED_RAM",
+    "check_file",
+    "reseal",
+    "write_run",
+    "load_params",
+    "load_run",
+    "load_runs",
+    "load_experiment",
+    "experiment_paths",
+    "run_paths",
+    "unique_files",
+    "frame",
+    "summary",
+    "trajectory_images",
+    "configuration_key",
+    "configuration_groups",
+    "configuration_id",
+    "group_seeds",
+    "seeds_table",
+    "rows_table",
+    "published_ram",
+    "last_evaluations",
+    "incomplete_beta",
+    "welch",
+    "compare_table",
+    "mcnemar",
+    "paired_bootstrap",
+    "paired_table",
+    "selection_table",
+    "evaluations_table",
+    "pivot_table",
+]
 
 # The checkout this package lives in (src/python/glimpse/runs.py), for results/NAME; GLIMPSE_ROOT overrides.
-ROOT = os.environ.get("GLIMPSE_ROOT") or os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
-SUMMARY = ["epochs_done", "best_val_error", "best_epoch", "test_error_at_best", "test_error", "val_error", "images",
-           "images_per_s", "grad_var", "grad_snr"]
+ROOT = os.environ.get("GLIMPSE_ROOT") or os.path.dirname(
+    os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+)
+SUMMARY = [
+    "epochs_done",
+    "best_val_error",
+    "best_epoch",
+    "test_error_at_best",
+    "test_error",
+    "val_error",
+    "images",
+    "images_per_s",
+    "grad_var",
+    "grad_snr",
+]
 
 
 def _value(v):
@@ -64,8 +107,10 @@ def _read(ds, dtype=None):
     declared = int(ds.size) * ds.dtype.itemsize
     stored = ds.id.get_storage_size()
     if declared > 2**20 + 1100 * stored:
-        raise ValueError(f"{ds.file.filename}: dataset {ds.name} declares {ds.size} values in {stored} stored "
-                         "bytes: the file is damaged")
+        raise ValueError(
+            f"{ds.file.filename}: dataset {ds.name} declares {ds.size} values in {stored} stored "
+            "bytes: the file is damaged"
+        )
     return np.asarray(ds, dtype=dtype)
 
 
@@ -78,8 +123,11 @@ def _group(f, name):
 
 def _checkpoint_slot(f):
     """The checkpoint group glimpse loads: the complete slot with the most steps (None if none)."""
-    slots = [s for s in ("checkpoint", "checkpoint_next", "checkpoint_prev", "checkpoint_new")
-             if s in f and _value(f[s].attrs.get("complete", "0")) == 1]
+    slots = [
+        s
+        for s in ("checkpoint", "checkpoint_next", "checkpoint_prev", "checkpoint_new")
+        if s in f and _value(f[s].attrs.get("complete", "0")) == 1
+    ]
     return max(slots, key=lambda s: int(_value(f[s].attrs["step"]))) if slots else None
 
 
@@ -103,8 +151,10 @@ def check_file(path):
         raise ValueError(f"{path} is not an HDF5 file")
     if data[-TRAILER_SIZE:-9] != TRAILER_TAG or not data.endswith(b"\n"):
         if data[8] >= 2:  # the checksummed format glimpse writes, without its checksum
-            raise ValueError(f"{path} is damaged: the checksum glimpse writes at its end is missing "
-                             "(edited with h5py? glimpse.runs.reseal(path) appends a new one)")
+            raise ValueError(
+                f"{path} is damaged: the checksum glimpse writes at its end is missing "
+                "(edited with h5py? glimpse.runs.reseal(path) appends a new one)"
+            )
         return
     stored = data[-9:-1].decode("ascii", "replace")
     now = "%08x" % zlib.crc32(data[:-TRAILER_SIZE])
@@ -161,14 +211,22 @@ def write_run(path, config, train, evals, trained_by, epochs_done, version="0.1.
 def _write_run_file(tmp, config, train, evals, trained_by, epochs_done, version):
     with h5py.File(tmp, "w", libver=("v110", "v110")) as f:
         attrs = {str(k): str(v).lower() if isinstance(v, bool) else str(v) for k, v in config.items()}
-        attrs.update({"glimpse_version": version, "trained_by": str(trained_by), "epochs_done": str(int(epochs_done)),
-                      "created_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())})
+        attrs.update(
+            {
+                "glimpse_version": version,
+                "trained_by": str(trained_by),
+                "epochs_done": str(int(epochs_done)),
+                "created_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+            }
+        )
         for k, v in attrs.items():
             f.attrs.create(k, np.bytes_(v.encode() or b" "))
         for name, series in (("train", train), ("eval", evals)):
             g = f.create_group(name)
             for k, v in series.items():
-                g.create_dataset(k, data=np.asarray(v, dtype=np.float64), maxshape=(None,), chunks=True, fletcher32=True)
+                g.create_dataset(
+                    k, data=np.asarray(v, dtype=np.float64), maxshape=(None,), chunks=True, fletcher32=True
+                )
 
 
 def load_params(path):
@@ -186,8 +244,10 @@ def load_params(path):
             digest = digest.decode() if isinstance(digest, bytes) else digest
             now = "crc32:%08x" % zlib.crc32(flat.tobytes())
             if now != digest:
-                raise ValueError(f"{path} is damaged: the checkpoint's params ({slot}/params) have digest "
-                                 f"{now}, {digest} was stored with them")
+                raise ValueError(
+                    f"{path} is damaged: the checkpoint's params ({slot}/params) have digest "
+                    f"{now}, {digest} was stored with them"
+                )
         names = _value(g.attrs["param_names"]).split("\n")
         shapes = _value(g.attrs["param_shapes"]).split("\n")
         offsets = _read(g["param_offsets"])
@@ -195,7 +255,7 @@ def load_params(path):
         for name, shape, off in zip(names, shapes, offsets):
             dims = [int(d) for d in shape.split("x")]
             n = int(np.prod(dims))
-            out[name] = flat[off:off + n].reshape(dims)
+            out[name] = flat[off : off + n].reshape(dims)
         return out
 
 
@@ -235,14 +295,19 @@ def trajectory_images(run):
     if "label" not in tj:
         raise ValueError(f"{run['path']} logged no trajectories")
     from glimpse import Task  # the compiled part, only for files that do not store their canvases
+
     c = run["config"]
     data_dir = c.get("data-dir") or None  # a folder of the machine that trained it, if it is here
     data_dir = data_dir if data_dir and os.path.isdir(str(data_dir)) else None
-    task = Task(str(c["env"]), seed=int(c["seed"]), dataset=str(c.get("dataset", "mnist") or "mnist"), data_dir=data_dir)
+    task = Task(
+        str(c["env"]), seed=int(c["seed"]), dataset=str(c.get("dataset", "mnist") or "mnist"), data_dir=data_dir
+    )
     images, labels = task.batch("test", 0, len(tj["label"]))
     if not np.array_equal(labels, np.asarray(tj["label"], dtype=labels.dtype)):
-        raise ValueError(f"{run['path']}: the test samples rendered now have other labels than the logged ones "
-                         "(other data than the run was trained on?)")
+        raise ValueError(
+            f"{run['path']}: the test samples rendered now have other labels than the logged ones "
+            "(other data than the run was trained on?)"
+        )
     return images
 
 
@@ -261,7 +326,8 @@ def summary(run):
         "test_error_at_best": float(ev["test_error"].iloc[best]) if best is not None else math.nan,
         # pairs100: the error per digit named (the two digits of the answer against the canvas's)
         "digit_error_at_best": float(ev["test_digit_error"].iloc[best])
-        if best is not None and "test_digit_error" in ev else math.nan,
+        if best is not None and "test_digit_error" in ev
+        else math.nan,
         "test_error": float(ev["test_error"].iloc[-1]) if len(ev) else math.nan,
         "val_error": float(ev["val_error"].iloc[-1]) if len(ev) else math.nan,
         "images": images,
@@ -275,20 +341,65 @@ def summary(run):
 # Options that do not make a configuration: the seed, and how a run was run (as glimpse summarize).
 NOT_CONFIGURATION = {"seed", "run-id", "threads", "parallel", "data-dir", "log-every", "test-every", "stop-at"}
 # Two-sided 95% quantiles of Student's t, df = 1..30 (1.96 beyond).
-T95 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145,
-       2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048,
-       2.045, 2.042]
+T95 = [
+    12.706,
+    4.303,
+    3.182,
+    2.776,
+    2.571,
+    2.447,
+    2.365,
+    2.306,
+    2.262,
+    2.228,
+    2.201,
+    2.179,
+    2.160,
+    2.145,
+    2.131,
+    2.120,
+    2.110,
+    2.101,
+    2.093,
+    2.086,
+    2.080,
+    2.074,
+    2.069,
+    2.064,
+    2.060,
+    2.056,
+    2.052,
+    2.048,
+    2.045,
+    2.042,
+]
 
 
 # Root attributes that describe the file, not the run's options.
-METADATA = {"glimpse_version", "source_commit", "created_utc", "parameters", "slim", "stopped_reason", "trained_by",
-            "epochs_done", "data_fingerprint", "train_mflop_per_image", "stopped_at_target"}
+METADATA = {
+    "glimpse_version",
+    "source_commit",
+    "created_utc",
+    "parameters",
+    "slim",
+    "stopped_reason",
+    "trained_by",
+    "epochs_done",
+    "data_fingerprint",
+    "train_mflop_per_image",
+    "stopped_at_target",
+}
 
 
 def configuration_key(config):
     """The options that make runs the same configuration, as a hashable value."""
-    return tuple(sorted((k, str(v)) for k, v in config.items()
-                        if k not in NOT_CONFIGURATION and k not in METADATA and not k.startswith("rollback_")))
+    return tuple(
+        sorted(
+            (k, str(v))
+            for k, v in config.items()
+            if k not in NOT_CONFIGURATION and k not in METADATA and not k.startswith("rollback_")
+        )
+    )
 
 
 def _missing(value):
@@ -335,18 +446,31 @@ def group_seeds(df, value="test_error_at_best"):
         std = float(v.std(ddof=1)) if n > 1 else math.nan
         ci = (T95[n - 2] if 2 <= n <= 31 else 1.96) * std / math.sqrt(n) if n > 1 else math.nan
         first = members[0]
-        out.append({**{k: first[k] for k in ("env", "attention", "baseline", "samples", "glimpses") if k in first},
-                    "id": configuration_id(first),
-                    "runs": [m["run"] for m in members], "n": n, "n_runs": len(members), "mean": float(v.mean()) if n else math.nan,
-                    "std": std, "ci95": ci, "best_val_mean": float(bv.mean()) if len(bv) else math.nan,
-                    "best_val_std": float(bv.std(ddof=1)) if len(bv) > 1 else math.nan,
-                    "images_per_s": float(np.nanmean([m["images_per_s"] for m in members])),
-                    "wall_min": float(np.nanmean([m["wall_s"] for m in members])) / 60,
-                    "grad_var": _finite_mean([m.get("grad_var", math.nan) for m in members]),
-                    "grad_snr": _finite_mean([m.get("grad_snr", math.nan) for m in members]),
-                    "digit_error": _finite_mean([m.get("digit_error_at_best", math.nan) for m in members]),
-                    "finished": all(m["epochs_done"] >= m["epochs"] or not _missing(m.get("stopped_at_target"))
-                                    for m in members if "epochs" in m), "key": key})
+        out.append(
+            {
+                **{k: first[k] for k in ("env", "attention", "baseline", "samples", "glimpses") if k in first},
+                "id": configuration_id(first),
+                "runs": [m["run"] for m in members],
+                "n": n,
+                "n_runs": len(members),
+                "mean": float(v.mean()) if n else math.nan,
+                "std": std,
+                "ci95": ci,
+                "best_val_mean": float(bv.mean()) if len(bv) else math.nan,
+                "best_val_std": float(bv.std(ddof=1)) if len(bv) > 1 else math.nan,
+                "images_per_s": float(np.nanmean([m["images_per_s"] for m in members])),
+                "wall_min": float(np.nanmean([m["wall_s"] for m in members])) / 60,
+                "grad_var": _finite_mean([m.get("grad_var", math.nan) for m in members]),
+                "grad_snr": _finite_mean([m.get("grad_snr", math.nan) for m in members]),
+                "digit_error": _finite_mean([m.get("digit_error_at_best", math.nan) for m in members]),
+                "finished": all(
+                    m["epochs_done"] >= m["epochs"] or not _missing(m.get("stopped_at_target"))
+                    for m in members
+                    if "epochs" in m
+                ),
+                "key": key,
+            }
+        )
     return pd.DataFrame(out)
 
 
@@ -370,25 +494,33 @@ def seeds_table(groups):
     the probe-batch diagnostic, images/s and wall time (minutes; evaluations included). Where a run
     records the error per digit (pairs100), a column gives its mean at the selected evaluations."""
     digits = "digit_error" in groups and groups["digit_error"].notna().any()
-    lines = ["| run | n | best val error % | its test error % (M=1) | 95% interval | " +
-             ("per-digit test error % | " if digits else "") + "grad var | grad SNR | images/s | wall, min |",
-             "|---|---|---|---|---|" + ("---|" if digits else "") + "---|---|---|---|"]
+    lines = [
+        "| run | n | best val error % | its test error % (M=1) | 95% interval | "
+        + ("per-digit test error % | " if digits else "")
+        + "grad var | grad SNR | images/s | wall, min |",
+        "|---|---|---|---|---|" + ("---|" if digits else "") + "---|---|---|---|",
+    ]
     for _, g in groups.sort_values("best_val_mean").iterrows():
         ci = _interval(g)
         gv = "-" if math.isnan(g["grad_var"]) or g["grad_var"] == 0 else f"{g['grad_var']:.2e}"
         snr = "-" if math.isnan(g["grad_snr"]) or g["grad_snr"] == 0 else f"{g['grad_snr']:.3f}"
         de = ("-" if math.isnan(g["digit_error"]) else f"{100 * g['digit_error']:.2f}") + " | " if digits else ""
-        lines.append(f"| {g['id']}{'' if g['finished'] else ' (unfinished)'} | {g['n_runs']} | "
-                     f"{_pm(g['best_val_mean'], g['best_val_std'])} | {_pm(g['mean'], g['std'])} | {ci} | "
-                     f"{de}{gv} | {snr} | {g['images_per_s']:,.0f} | {g['wall_min']:.1f} |")
+        lines.append(
+            f"| {g['id']}{'' if g['finished'] else ' (unfinished)'} | {g['n_runs']} | "
+            f"{_pm(g['best_val_mean'], g['best_val_std'])} | {_pm(g['mean'], g['std'])} | {ci} | "
+            f"{de}{gv} | {snr} | {g['images_per_s']:,.0f} | {g['wall_min']:.1f} |"
+        )
     return "\n".join(lines)
 
 
 # The published RAM test errors (%) a row is read against, per task and glimpse count (Mnih et al.
 # 2014, NIPS version; ../shared/DESIGN.md section 4); the nearest listed count is used.
-PUBLISHED_RAM = {"mnist28": {4: 1.54, 6: 1.12, 7: 1.07}, "translated60": {4: 1.54, 6: 1.22, 8: 1.20},
-                 "cluttered60": {4: 4.96, 6: 4.08, 8: 4.04},
-                 "cluttered100": {4: 14.95, 6: 11.58, 8: 10.83}}  # 4 glimpses: arXiv v1
+PUBLISHED_RAM = {
+    "mnist28": {4: 1.54, 6: 1.12, 7: 1.07},
+    "translated60": {4: 1.54, 6: 1.22, 8: 1.20},
+    "cluttered60": {4: 4.96, 6: 4.08, 8: 4.04},
+    "cluttered100": {4: 14.95, 6: 11.58, 8: 10.83},
+}  # 4 glimpses: arXiv v1
 
 
 def published_ram(env, glimpses):
@@ -405,14 +537,19 @@ def rows_table(named_groups):
     """A markdown table with one row per (experiment name, group_seeds row): the experiment, the task,
     the configuration, n, the validation error and the validation-selected test error (mean +- std, %),
     the test error's 95% interval, and RAM's published error on that task. Rows keep the given order."""
-    lines = ["| experiment | task | configuration | n | best val error % | its test error % (M=1) | 95% interval | "
-             "RAM published % (glimpses) |", "|---|---|---|---|---|---|---|---|"]
+    lines = [
+        "| experiment | task | configuration | n | best val error % | its test error % (M=1) | 95% interval | "
+        "RAM published % (glimpses) |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
     for name, groups in named_groups:
         for _, g in groups.sort_values("best_val_mean").iterrows():
             ci = _interval(g)
-            lines.append(f"| {name} | {g.get('env', '-')} | {g['id']}{'' if g['finished'] else ' (unfinished)'} | "
-                         f"{g['n_runs']} | {_pm(g['best_val_mean'], g['best_val_std'])} | "
-                         f"{_pm(g['mean'], g['std'])} | {ci} | {published_ram(g.get('env'), g.get('glimpses', 0))} |")
+            lines.append(
+                f"| {name} | {g.get('env', '-')} | {g['id']}{'' if g['finished'] else ' (unfinished)'} | "
+                f"{g['n_runs']} | {_pm(g['best_val_mean'], g['best_val_std'])} | "
+                f"{_pm(g['mean'], g['std'])} | {ci} | {published_ram(g.get('env'), g.get('glimpses', 0))} |"
+            )
     return "\n".join(lines)
 
 
@@ -434,8 +571,10 @@ def _beta_fraction(a, b, x):
     c, d = 1.0, 1.0 / clamp(1.0 - (a + b) * x / (a + 1.0))
     h = d
     for m in range(1, 1000):
-        for num in (m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m)),  # the even term, then the odd
-                    -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1))):
+        for num in (
+            m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m)),  # the even term, then the odd
+            -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1)),
+        ):
             d = 1.0 / clamp(1.0 + num * d)
             c = clamp(1.0 + num / c)
             h *= d * c
@@ -460,7 +599,7 @@ def welch(a, b):
     a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
     va, vb = a.var(ddof=1) / len(a), b.var(ddof=1) / len(b)
     t = (a.mean() - b.mean()) / math.sqrt(va + vb)
-    df = (va + vb) ** 2 / (va ** 2 / (len(a) - 1) + vb ** 2 / (len(b) - 1))
+    df = (va + vb) ** 2 / (va**2 / (len(a) - 1) + vb**2 / (len(b) - 1))
     return t, df, incomplete_beta(df / 2, 0.5, df / (df + t * t))
 
 
@@ -472,7 +611,9 @@ def mcnemar(only_a_wrong, only_b_wrong):
     n, k = b + c, min(b, c)
     if n == 0:
         return 1.0
-    log_terms = [math.lgamma(n + 1) - math.lgamma(i + 1) - math.lgamma(n - i + 1) - n * math.log(2) for i in range(k + 1)]
+    log_terms = [
+        math.lgamma(n + 1) - math.lgamma(i + 1) - math.lgamma(n - i + 1) - n * math.log(2) for i in range(k + 1)
+    ]
     top = max(log_terms)
     return min(1.0, 2 * math.exp(top) * sum(math.exp(t - top) for t in log_terms))
 
@@ -499,12 +640,15 @@ def paired_table(name_a, pred_a, name_b, pred_b):
     wb = (pred_b["answer"] != pred_b["label"]).to_numpy()
     lo, hi = paired_bootstrap(wa, wb)
     only_a, only_b = int((wa & ~wb).sum()), int((wb & ~wa).sum())
-    return "\n".join([
-        "| A | B | images | error A % | error B % | A - B % | 95% interval (paired bootstrap) | only A wrong | only B wrong | McNemar p |",
-        "|---|---|---|---|---|---|---|---|---|---|",
-        f"| {name_a} | {name_b} | {len(wa)} | {100 * wa.mean():.2f} | {100 * wb.mean():.2f} | "
-        f"{100 * (wa.mean() - wb.mean()):+.2f} | [{100 * lo:+.2f}, {100 * hi:+.2f}] | {only_a} | {only_b} | "
-        f"{mcnemar(only_a, only_b):.3g} |"])
+    return "\n".join(
+        [
+            "| A | B | images | error A % | error B % | A - B % | 95% interval (paired bootstrap) | only A wrong | only B wrong | McNemar p |",
+            "|---|---|---|---|---|---|---|---|---|---|",
+            f"| {name_a} | {name_b} | {len(wa)} | {100 * wa.mean():.2f} | {100 * wb.mean():.2f} | "
+            f"{100 * (wa.mean() - wb.mean()):+.2f} | [{100 * lo:+.2f}, {100 * hi:+.2f}] | {only_a} | {only_b} | "
+            f"{mcnemar(only_a, only_b):.3g} |",
+        ]
+    )
 
 
 def compare_table(df_a, df_b):
@@ -515,8 +659,10 @@ def compare_table(df_a, df_b):
     for label, col in (("validation (selected)", "best_val_error"), ("test at it (M=1)", "test_error_at_best")):
         a, b = df_a[col].to_numpy(dtype=float), df_b[col].to_numpy(dtype=float)
         t, df, p = welch(a, b)
-        lines.append(f"| {label} | {_percent_mean_std(a)} ({len(a)}) | {_percent_mean_std(b)} ({len(b)}) | "
-                     f"{100 * (a.mean() - b.mean()):+.2f} | {t:.2f} | {df:.1f} | {p:.3g} |")
+        lines.append(
+            f"| {label} | {_percent_mean_std(a)} ({len(a)}) | {_percent_mean_std(b)} ({len(b)}) | "
+            f"{100 * (a.mean() - b.mean()):+.2f} | {t:.2f} | {df:.1f} | {p:.3g} |"
+        )
     return "\n".join(lines)
 
 
@@ -530,8 +676,11 @@ def selection_table(df, last=10):
     biased low (the more so the more evaluations it is taken over), so the gap at the selected
     evaluation minus the gap over the last ones estimates that bias; the gap over the last ones is
     what separates the two splits without selection. Reads only; chooses nothing."""
-    lines = [f"| env | run | epochs | n | selected: val % | its test % | gap | last {last}: val % | test % | gap | "
-             "test, selected - last |", "|---|---|---|---|---|---|---|---|---|---|---|"]
+    lines = [
+        f"| env | run | epochs | n | selected: val % | its test % | gap | last {last}: val % | test % | gap | "
+        "test, selected - last |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
     pm = _percent_mean_std
     rows = []
     for members in configuration_groups(df).values():
@@ -539,11 +688,20 @@ def selection_table(df, last=10):
         sel_v = np.array([m["best_val_error"] for m in members])
         sel_t = np.array([m["test_error_at_best"] for m in members])
         tails = np.array([last_evaluations(m, last) for m in members])
-        rows.append((float(np.mean(sel_v)),
-                     f"| {first.get('env', '')} | {configuration_id(first)} | {first.get('epochs', '')} | {len(members)} | ",
-                     sel_v, sel_t, tails[:, 0], tails[:, 1]))
+        rows.append(
+            (
+                float(np.mean(sel_v)),
+                f"| {first.get('env', '')} | {configuration_id(first)} | {first.get('epochs', '')} | {len(members)} | ",
+                sel_v,
+                sel_t,
+                tails[:, 0],
+                tails[:, 1],
+            )
+        )
     for _, head, sv, st, lv, lt in sorted(rows, key=lambda r: r[0]):
-        lines.append(f"{head}{pm(sv)} | {pm(st)} | {pm(st - sv)} | {pm(lv)} | {pm(lt)} | {pm(lt - lv)} | {pm(st - lt)} |")
+        lines.append(
+            f"{head}{pm(sv)} | {pm(st)} | {pm(st - sv)} | {pm(lv)} | {pm(lt)} | {pm(lt - lv)} | {pm(st - lt)} |"
+        )
     return "\n".join(lines)
 
 
@@ -552,8 +710,10 @@ def evaluations_table(runs):
     split, checkpoint, epoch and M: the error on the run's own canvases (canvas_seed = the run's seed,
     or not recorded) and on canvases drawn from other seeds (`eval --canvas-seed`; mean +- std over the
     seeds, n), and their difference. Several evaluations of one seed count once (the last)."""
-    lines = ["| run | split | checkpoint | epoch | M | own canvases % | other canvases % (n seeds) | own - others |",
-             "|---|---|---|---|---|---|---|---|"]
+    lines = [
+        "| run | split | checkpoint | epoch | M | own canvases % | other canvases % (n seeds) | own - others |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
     for run in runs:
         ev = run.get("evaluations", pd.DataFrame())
         if not len(ev):
@@ -568,8 +728,10 @@ def evaluations_table(runs):
             others = by_seed.drop(own_seed, errors="ignore").to_numpy()
             other = "-" if not len(others) else f"{_percent_mean_std(others)} ({len(others)})"
             diff = "-" if not len(others) or math.isnan(own) else f"{100 * (own - others.mean()):+.2f}"
-            lines.append(f"| {name} | {'test' if split == 1 else 'val'} | {'best' if best == 1 else 'last'} | "
-                         f"{int(epoch)} | {int(m)} | {'-' if math.isnan(own) else f'{100 * own:.2f}'} | {other} | {diff} |")
+            lines.append(
+                f"| {name} | {'test' if split == 1 else 'val'} | {'best' if best == 1 else 'last'} | "
+                f"{int(epoch)} | {int(m)} | {'-' if math.isnan(own) else f'{100 * own:.2f}'} | {other} | {diff} |"
+            )
     return "\n".join(lines)
 
 
@@ -594,8 +756,10 @@ def pivot_table(groups, rows="env", cols="attention", order=None, row_order=None
                 continue
             g = g.iloc[0]
             err = f"{100 * g['mean']:.2f}" + (f" +- {100 * g['std']:.2f}" if g["n"] > 1 else "") + f" (n={g['n']})"
-            cells.append(f"{err}; {g['images_per_s']:,.0f}/s; {g['wall_min']:.1f} min" +
-                         ("" if g["finished"] else " (unfinished)"))
+            cells.append(
+                f"{err}; {g['images_per_s']:,.0f}/s; {g['wall_min']:.1f} min"
+                + ("" if g["finished"] else " (unfinished)")
+            )
         lines.append(f"| {r} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
 

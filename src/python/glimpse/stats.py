@@ -13,8 +13,15 @@ import math
 
 import numpy as np
 
-__all__ = ["iqm", "bootstrap_interval", "probability_of_improvement", "seeds_needed", "performance_profile",
-           "profile_table", "stats_table"]
+__all__ = [
+    "iqm",
+    "bootstrap_interval",
+    "probability_of_improvement",
+    "seeds_needed",
+    "performance_profile",
+    "profile_table",
+    "stats_table",
+]
 
 
 def iqm(values):
@@ -24,7 +31,7 @@ def iqm(values):
     if len(v) == 0:
         return math.nan
     k = len(v) // 4
-    return float(v[k:len(v) - k].mean())
+    return float(v[k : len(v) - k].mean())
 
 
 def bootstrap_interval(values, statistic=np.mean, strata=None, draws=10000, seed=0, level=0.95):
@@ -32,8 +39,11 @@ def bootstrap_interval(values, statistic=np.mean, strata=None, draws=10000, seed
     with replacement within each stratum (strata: one label per value, e.g. its task; None: one
     stratum), from a seeded stream, so the same call gives the same interval."""
     v = np.asarray(values, dtype=float)
-    groups = [np.arange(len(v))] if strata is None else [np.flatnonzero(np.asarray(strata) == s)
-                                                           for s in dict.fromkeys(strata)]
+    groups = (
+        [np.arange(len(v))]
+        if strata is None
+        else [np.flatnonzero(np.asarray(strata) == s) for s in dict.fromkeys(strata)]
+    )
     rng = np.random.default_rng(seed)
     stats = np.empty(draws)
     for d in range(draws):
@@ -52,23 +62,44 @@ def probability_of_improvement(errors_a, errors_b):
 
 def _normal_quantile(p):
     """The standard normal quantile (Acklam's rational approximation, |error| < 1.2e-9)."""
-    a = [-3.969683028665376e+01, 2.209460984245205e+02, -2.759285104469687e+02, 1.383577518672690e+02,
-         -3.066479806614716e+01, 2.506628277459239e+00]
-    b = [-5.447609879822406e+01, 1.615858368580409e+02, -1.556989798598866e+02, 6.680131188771972e+01,
-         -1.328068155288572e+01]
-    c = [-7.784894002430293e-03, -3.223964580411365e-01, -2.400758277161838e+00, -2.549732539343734e+00,
-         4.374664141464968e+00, 2.938163982698783e+00]
-    d = [7.784695709041462e-03, 3.224671290700398e-01, 2.445134137142996e+00, 3.754408661907416e+00]
+    a = [
+        -3.969683028665376e01,
+        2.209460984245205e02,
+        -2.759285104469687e02,
+        1.383577518672690e02,
+        -3.066479806614716e01,
+        2.506628277459239e00,
+    ]
+    b = [
+        -5.447609879822406e01,
+        1.615858368580409e02,
+        -1.556989798598866e02,
+        6.680131188771972e01,
+        -1.328068155288572e01,
+    ]
+    c = [
+        -7.784894002430293e-03,
+        -3.223964580411365e-01,
+        -2.400758277161838e00,
+        -2.549732539343734e00,
+        4.374664141464968e00,
+        2.938163982698783e00,
+    ]
+    d = [7.784695709041462e-03, 3.224671290700398e-01, 2.445134137142996e00, 3.754408661907416e00]
     if p < 0.02425:
         q = math.sqrt(-2 * math.log(p))
-        return (((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5]) / \
-            ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1)
+        return (((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5]) / (
+            (((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1
+        )
     if p > 1 - 0.02425:
         return -_normal_quantile(1 - p)
     q = p - 0.5
     r = q * q
-    return (((((a[0] * r + a[1]) * r + a[2]) * r + a[3]) * r + a[4]) * r + a[5]) * q / \
-        (((((b[0] * r + b[1]) * r + b[2]) * r + b[3]) * r + b[4]) * r + 1)
+    return (
+        (((((a[0] * r + a[1]) * r + a[2]) * r + a[3]) * r + a[4]) * r + a[5])
+        * q
+        / (((((b[0] * r + b[1]) * r + b[2]) * r + b[3]) * r + b[4]) * r + 1)
+    )
 
 
 def seeds_needed(difference, std, alpha=0.05, power=0.8):
@@ -91,8 +122,10 @@ def performance_profile(errors, taus, draws=2000, seed=0, level=0.95):
     percentile bootstrap interval that resamples runs within each task (the references stay fixed)."""
     taus = np.asarray(taus, dtype=float)
     tasks = dict.fromkeys(t for per_task in errors.values() for t in per_task)
-    best = {t: min(float(np.mean(per_task[t])) for per_task in errors.values() if t in per_task and len(per_task[t]))
-            for t in tasks}
+    best = {
+        t: min(float(np.mean(per_task[t])) for per_task in errors.values() if t in per_task and len(per_task[t]))
+        for t in tasks
+    }
     rng = np.random.default_rng(seed)
     out = {}
     for variant, per_task in errors.items():
@@ -112,8 +145,11 @@ def stats_table(named):
     interval over seeds (%); and for the first against each other, the probability that a run of the
     first has the lower error, and the seeds per side that the observed difference of means would need
     (at the pooled spread, 5% two-sided, power 80%)."""
-    lines = ["| configuration | n | mean +- std % | 95% interval of the mean (bootstrap) | IQM % | 95% interval of the IQM | "
-             "P(first is better) | seeds per side for this difference |", "|---|---|---|---|---|---|---|---|"]
+    lines = [
+        "| configuration | n | mean +- std % | 95% interval of the mean (bootstrap) | IQM % | 95% interval of the IQM | "
+        "P(first is better) | seeds per side for this difference |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
     first = np.asarray(named[0][1], dtype=float)
     for i, (name, errors) in enumerate(named):
         e = np.asarray(errors, dtype=float)
@@ -127,8 +163,10 @@ def stats_table(named):
             pooled = math.sqrt((first.var(ddof=1) + e.var(ddof=1)) / 2) if len(first) > 1 and len(e) > 1 else math.nan
             n = seeds_needed(first.mean() - e.mean(), pooled) if not math.isnan(pooled) else math.nan
             need = "-" if math.isnan(n) else ("no difference" if math.isinf(n) else str(n))
-        lines.append(f"| {name} | {len(e)} | {100 * e.mean():.2f} +- {100 * sd:.2f} | [{100 * m_lo:.2f}, {100 * m_hi:.2f}] | "
-                     f"{100 * iqm(e):.2f} | [{100 * q_lo:.2f}, {100 * q_hi:.2f}] | {poi} | {need} |")
+        lines.append(
+            f"| {name} | {len(e)} | {100 * e.mean():.2f} +- {100 * sd:.2f} | [{100 * m_lo:.2f}, {100 * m_hi:.2f}] | "
+            f"{100 * iqm(e):.2f} | [{100 * q_lo:.2f}, {100 * q_hi:.2f}] | {poi} | {need} |"
+        )
     return "\n".join(lines)
 
 
@@ -136,8 +174,10 @@ def profile_table(errors, taus=(1.1, 1.5, 2, 4)):
     """A markdown table of performance_profile(errors, taus): per variant the tasks, the runs, and the
     fraction of its runs within tau of each task's best mean, with the 95% band, best first."""
     prof = performance_profile(errors, taus)
-    lines = ["| variant | tasks | runs | " + " | ".join(f"runs within {t:g}x the best mean [95% band]" for t in taus) + " |",
-             "|---|---|---|" + "---|" * len(taus)]
+    lines = [
+        "| variant | tasks | runs | " + " | ".join(f"runs within {t:g}x the best mean [95% band]" for t in taus) + " |",
+        "|---|---|---|" + "---|" * len(taus),
+    ]
     for v in sorted(prof, key=lambda k: tuple(-x for x in prof[k][0])):
         p, lo, hi = prof[v]
         cells = " | ".join(f"{p[i]:.2f} [{lo[i]:.2f}, {hi[i]:.2f}]" for i in range(len(taus)))

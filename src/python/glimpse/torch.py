@@ -52,6 +52,7 @@ class Ram(nn.Module):
     """RAM on mnist28 as `glimpse bench` trains it: 6 glimpses of one g x g patch, glimpse network
     128/128 -> 256, ReLU RNN 256, Gaussian policy std 0.1 with a tanh mean, a learned baseline
     (scripts/bench/ram__torch.py times its step; scripts/examples/train_torch_ram.py trains it)."""
+
     def __init__(self, g=8, hidden=256, gh=128, steps=6, std=0.1):
         super().__init__()
         self.g, self.steps, self.std = g, steps, std
@@ -60,14 +61,14 @@ class Ram(nn.Module):
         self.core_in, self.core_hh = nn.Linear(hidden, hidden), nn.Linear(hidden, hidden, bias=False)
         self.loc, self.act, self.base = nn.Linear(hidden, 2), nn.Linear(hidden, 10), nn.Linear(hidden, 1)
 
-    def glimpse(self, images, l):
-        # One g x g patch centred at l (in [-1, 1]^2, unit = half the canvas), zero outside: gather
+    def glimpse(self, images, loc):
+        # One g x g patch centred at loc (in [-1, 1]^2, unit = half the canvas), zero outside: gather
         # from a zero-padded canvas with per-image index grids.
         B, H, W = images.shape
         g = self.g
         padded = F.pad(images, (g, g, g, g))
-        cx = (W / 2 + l[:, 0] * W / 2 - g / 2 + 0.5).floor().long() + g
-        cy = (H / 2 + l[:, 1] * H / 2 - g / 2 + 0.5).floor().long() + g
+        cx = (W / 2 + loc[:, 0] * W / 2 - g / 2 + 0.5).floor().long() + g
+        cy = (H / 2 + loc[:, 1] * H / 2 - g / 2 + 0.5).floor().long() + g
         ar = _torch.arange(g)
         rows = (cy[:, None] + ar[None, :]).clamp(0, H + 2 * g - 1)
         cols = (cx[:, None] + ar[None, :]).clamp(0, W + 2 * g - 1)
@@ -82,10 +83,10 @@ class Ram(nn.Module):
         logps, baselines = [], []
         for t in range(self.steps):
             mu = _torch.tanh(self.loc(h.detach()))
-            l = (mu if greedy else mu + self.std * _torch.randn_like(mu)).detach()
-            logps.append(_torch.distributions.Normal(mu, self.std).log_prob(l).sum(1))
+            loc = (mu if greedy else mu + self.std * _torch.randn_like(mu)).detach()
+            logps.append(_torch.distributions.Normal(mu, self.std).log_prob(loc).sum(1))
             baselines.append(self.base(h.detach()).squeeze(1))
-            x = self.glimpse(images, l.clamp(-1, 1))
-            g = F.relu(self.fc_hg(F.relu(self.fc_x(x))) + self.fc_hl(F.relu(self.fc_l(l.clamp(-1, 1)))))
+            x = self.glimpse(images, loc.clamp(-1, 1))
+            g = F.relu(self.fc_hg(F.relu(self.fc_x(x))) + self.fc_hl(F.relu(self.fc_l(loc.clamp(-1, 1)))))
             h = F.relu(self.core_in(g) + (self.core_hh(h) if t > 0 else 0))
         return self.act(h), _torch.stack(logps, 1), _torch.stack(baselines, 1)
