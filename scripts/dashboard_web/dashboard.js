@@ -210,7 +210,8 @@ function drawTables() {
     el("th", {}, "95% interval"), el("th", {}, "options that differ"), el("th", {}, "state"), el("th", {}, "ETA")));
   data.groups.forEach((g) => {
     const pm = (v) => (v[0] === null ? "-" : fmt(v[0]) + (v[1] === null ? "" : " ± " + fmt(v[1])));
-    const state_ = g.running ? el("span", { class: "running" }, `${g.running} running`) : "finished";
+    const done = g.runs.every((i) => ["finished", "stopped at target"].includes(data.runs[i].status));
+    const state_ = g.running ? el("span", { class: "running" }, `${g.running} running`) : done ? "finished" : "unfinished";
     const tr = el("tr", { "data-name": g.label, class: "group" },
       el("td", {}, showBox(g.label), g.label), el("td", { class: "text" }, g.env), el("td", { class: "text" }, g.attention),
       el("td", {}, g.n), el("td", {}, pm(g.best_val)), el("td", {}, pm(g.test)),

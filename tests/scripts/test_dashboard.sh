@@ -50,6 +50,8 @@ grep -q 'class="skipped">skipped [^<]*z.h5' <<< "$page" || { echo "FAIL: the unr
 grep -q 'data-run="e"[^>]*><td><input[^>]*>e</td><td class="text">[^<]*</td><td>[^<]*</td><td>[^<]*</td><td class="text">unfinished</td>' <<< "$page" \
   || { echo "FAIL: run e, killed, is not unfinished"; exit 1; }
 grep -q 'data-run="b"[^>]*><td><input[^>]*>b</td><td class="text">[^<]*</td><td>[^<]*</td><td>[^<]*</td><td class="text">finished</td>' <<< "$page" || { echo "FAIL: run b is not finished"; exit 1; }
+grep -q 'data-name="e" class="group"><td><input[^>]*>e</td>\(<td[^>]*>[^<]*</td>\)\{7\}<td class="text">unfinished</td>' <<< "$page" \
+  || { echo "FAIL: the configuration of run e, killed, is not unfinished"; exit 1; }
 imgs=$(echo "$page" | grep -o '<img ' | wc -l)
 loaded=$(echo "$page" | grep -o 'data-loaded="1"' | wc -l)
 [ "$imgs" -ge 2 ] && [ "$loaded" = "$imgs" ] || { echo "FAIL: $loaded of $imgs pictures loaded"; exit 1; }
