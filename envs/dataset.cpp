@@ -56,7 +56,8 @@ DigitDataset LoadDigitDataset(const std::string& dir) {
 std::string DefaultDataDir(const std::string& dataset) {
   if (dataset == "mnist") {
     // data/mnist of the working directory, else of the checkout that holds this executable
-    // (build/glimpse -> ../data/mnist), so glimpse runs from any folder.
+    // (build/glimpse -> ../data/mnist), else of the checkout it was built from (an installed
+    // PREFIX/bin/glimpse), so glimpse runs from any folder.
     if (Exists("data/mnist")) return "data/mnist";
     char exe[4096];
     const ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
@@ -65,6 +66,9 @@ std::string DefaultDataDir(const std::string& dataset) {
       for (int up = 0; up < 2 && p.find('/') != std::string::npos; ++up) p = p.substr(0, p.rfind('/'));
       if (Exists(p + "/data/mnist")) return p + "/data/mnist";
     }
+#ifdef GLIMPSE_SOURCE_DATA_DIR  // set by CMakeLists.txt for the trainer's library
+    if (Exists(GLIMPSE_SOURCE_DATA_DIR)) return GLIMPSE_SOURCE_DATA_DIR;
+#endif
     return "data/mnist";
   }
   if (dataset == "fashion") return "/usr/share/datasets/fashion-mnist";

@@ -14,4 +14,7 @@ out=$("$tmp/consumer/consumer" "$src/data/mnist")
 echo "$out"
 [[ "$out" == label=* ]] || { echo "FAIL: unexpected consumer output"; exit 1; }
 "$tmp/prefix/bin/glimpse" --version
+# The installed binary finds the checkout's MNIST from any folder, without --data-dir.
+(cd "$tmp" && "$tmp/prefix/bin/glimpse" render --env mnist28 --count 2 --out "$tmp/two.png" > /dev/null) \
+  || { echo "FAIL: the installed glimpse does not find data/mnist of the checkout it was built from"; exit 1; }
 echo "install: glimpse found by find_package, linked and run from $tmp/prefix"
