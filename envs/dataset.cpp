@@ -53,6 +53,24 @@ DigitDataset LoadDigitDataset(const std::string& dir) {
   return d;
 }
 
+int ValidationStart(const DigitDataset& d) {
+  Check(d.train_images.count > kValidationDigits, "the training file '", d.train_images.path, "' holds ",
+        d.train_images.count, " digits; expected more than ", kValidationDigits,
+        " (the last 10,000 are held out for validation)");
+  return d.train_images.count - kValidationDigits;
+}
+
+int SplitDigits(const DigitDataset& d, Split s) {
+  switch (s) {
+    case Split::kTrain:
+      return d.train_images.count - kValidationDigits;
+    case Split::kVal:
+      return kValidationDigits;
+    default:
+      return d.test_images.count;
+  }
+}
+
 std::string DefaultDataDir(const std::string& dataset) {
   if (dataset == "mnist") {
     // data/mnist of the working directory, else of the checkout that holds this executable

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "envs/idx.h"
+#include "envs/task.h"
 
 namespace glimpse {
 
@@ -20,6 +21,14 @@ DigitDataset LoadDigitDataset(const std::string& dir);
 // hex digits over the four arrays. Stored in every run file (data_fingerprint) and checked by eval, so
 // a run is never evaluated on other data without a word.
 std::string DataFingerprint(const DigitDataset& d);
+
+// Every task's splits of a data set: train is the training file's digits but its last
+// kValidationDigits, val those last ones, test the test file.
+constexpr int kValidationDigits = 10000;
+// The first validation digit (count - kValidationDigits); throws unless the training file holds more.
+int ValidationStart(const DigitDataset& d);
+// The digits of split s.
+int SplitDigits(const DigitDataset& d, Split s);
 
 // The default folder for a data set name: "mnist" -> data/mnist, "fashion" -> the Debian package
 // dataset-fashion-mnist's /usr/share/datasets/fashion-mnist. Throws for other names.

@@ -11,8 +11,6 @@
 namespace glimpse {
 namespace {
 
-constexpr int kValidationDigits = 10000;
-
 std::vector<Box> TightBoxes(const IdxImages& im) {
   std::vector<Box> boxes(im.count);
   for (int i = 0; i < im.count; ++i) {
@@ -44,26 +42,14 @@ ImageTask::ImageTask(TaskSpec spec, const DigitDataset& data, std::uint64_t seed
   Check(spec_.clutter_pieces >= 0, "task ", spec_.name, ": negative clutter count");
   if (spec_.clutter_pieces > 0)
     CheckRange(spec_.clutter_size, 1, std::min(dh, dw), "task " + spec_.name + ": clutter size");
-  Check(data.train_images.count > kValidationDigits, "the training file '", data.train_images.path, "' holds ",
-        data.train_images.count, " digits; expected more than ", kValidationDigits,
-        " (the last 10,000 are held out for validation)");
+  val_first_ = ValidationStart(data);
   Check(spec_.clutter_pieces == 0 || data.test_images.count >= 2, "task ", spec_.name,
         ": clutter needs at least 2 test digits, found ", data.test_images.count);
-  val_first_ = data.train_images.count - kValidationDigits;
   train_boxes_ = TightBoxes(data.train_images);
   test_boxes_ = TightBoxes(data.test_images);
 }
 
-int ImageTask::size(Split s) const {
-  switch (s) {
-    case Split::kTrain:
-      return val_first_;
-    case Split::kVal:
-      return kValidationDigits;
-    default:
-      return data_.test_images.count;
-  }
-}
+int ImageTask::size(Split s) const { return SplitDigits(data_, s); }
 
 const IdxImages& ImageTask::Images(Split s) const { return s == Split::kTest ? data_.test_images : data_.train_images; }
 const IdxLabels& ImageTask::Labels(Split s) const { return s == Split::kTest ? data_.test_labels : data_.train_labels; }

@@ -8,16 +8,10 @@
 #include "src/core/rng.h"
 
 namespace glimpse {
-namespace {
-constexpr int kValidationDigits = 10000;  // as in ImageTask
-}
-
 Strip5Task::Strip5Task(const DigitDataset& data, std::uint64_t seed) : data_(data), seed_(seed) {
   Check(data.train_images.rows == kDigit && data.train_images.cols == kDigit, "strip5 needs ", kDigit, "x", kDigit,
         " digits; '", data.train_images.path, "' holds ", data.train_images.rows, "x", data.train_images.cols);
-  Check(data.train_images.count > kValidationDigits, "the training file '", data.train_images.path, "' holds ",
-        data.train_images.count, " digits; expected more than ", kValidationDigits);
-  val_first_ = data.train_images.count - kValidationDigits;
+  val_first_ = ValidationStart(data);
   const struct {
     Split split;
     const IdxLabels* labels;
@@ -33,16 +27,7 @@ Strip5Task::Strip5Task(const DigitDataset& data, std::uint64_t seed) : data_(dat
   }
 }
 
-int Strip5Task::size(Split s) const {
-  switch (s) {
-    case Split::kTrain:
-      return val_first_;
-    case Split::kVal:
-      return kValidationDigits;
-    default:
-      return data_.test_images.count;
-  }
-}
+int Strip5Task::size(Split s) const { return SplitDigits(data_, s); }
 
 StripSample Strip5Task::RenderStrip(Split split, std::int64_t index, std::int64_t epoch, float* out) const {
   using T = float;
