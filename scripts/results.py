@@ -58,6 +58,7 @@ try:
         SUMMARY,
         compare_table,
         configuration_groups,
+        errors_by,
         evaluations_table,
         group_seeds,
         load_run,
@@ -152,10 +153,7 @@ def main(argv):
 
         by = next((a.split("=", 1)[1] for a in argv[1:] if a.startswith("--by=")), "attention")
         df = load_runs(run_paths([a for a in argv[1:] if not a.startswith("--")]))
-        errors = {}
-        for _, r in df.iterrows():
-            if r["test_error_at_best"] == r["test_error_at_best"]:
-                errors.setdefault(str(r.get(by, "-")), {}).setdefault(str(r["env"]), []).append(r["test_error_at_best"])
+        errors = errors_by(df, by)
         if not errors:
             print("results.py: --profile: no run has a test error at its best validation error", file=sys.stderr)
             return 1

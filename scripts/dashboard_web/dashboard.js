@@ -78,7 +78,8 @@ function smooth(ys) {
   });
 }
 
-// A configuration's runs pooled by position (the i-th point of each run): x, mean, mean - std, mean + std.
+// A configuration's runs pooled by position (the i-th point of each run): x, mean, mean + std, mean - std
+// (the order of the chart's series: the line, then its band's upper and lower edge).
 function pooledSeries(group) {
   const parts = group.runs.map((i) => runSeries(data.runs[i])).filter((s) => s && s[0].length);
   if (!parts.length) return null;
@@ -93,7 +94,7 @@ function pooledSeries(group) {
     const sd = v.length > 1 ? Math.sqrt(v.reduce((s, y) => s + (y - m) ** 2, 0) / (v.length - 1)) : 0;
     xs.push(x); mean.push(m); lo.push(m === null ? null : m - sd); hi.push(m === null ? null : m + sd);
   }
-  return [xs, mean, lo, hi];
+  return [xs, mean, hi, lo];
 }
 
 function colour(group, index) {
@@ -101,7 +102,7 @@ function colour(group, index) {
   return KIND_COLOURS[kind] || PALETTE[index % PALETTE.length];
 }
 
-// The chart's lines: {name, colour, dash, columns: [x, y] or [x, mean, lo, hi]}.
+// The chart's lines: {name, colour, dash, columns: [x, y] or [x, mean, hi, lo]}.
 function lines() {
   const out = [];
   const perKind = {};
@@ -154,8 +155,7 @@ function drawChart() {
       bands.push({ series: [top, top + 1], fill: l.colour + "33" });
     }
   }
-  // uPlot.join aligns the lines' x values; a band's edges are columns 2 and 3 of its table (hi, lo).
-  const joined = uPlot.join(tables.map((t) => (t.length === 4 ? [t[0], t[1], t[3], t[2]] : t)));
+  const joined = uPlot.join(tables);  // the lines' x values aligned
   const opts = {
     width: Math.max(480, Math.min(box.clientWidth || window.innerWidth - 40, 1400)),
     height: 420,

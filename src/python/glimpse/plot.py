@@ -369,18 +369,10 @@ def draw_profile(df, by="attention", figsize=(5.5, 3.6), fontsize=9):
     validation error, over tau, the ratio to the task's best mean; shaded: the bootstrap 95% band."""
     from glimpse import stats
 
-    errors = {}
-    for _, r in df.iterrows():
-        if not np.isnan(r["test_error_at_best"]):
-            errors.setdefault(str(r.get(by, "-")), {}).setdefault(str(r["env"]), []).append(r["test_error_at_best"])
+    errors = runs.errors_by(df, by)
     if not errors:
         raise ValueError("no run has a test error at its best validation error (screens run with --test-every 0)")
-    worst = max(
-        e / min(np.mean(v) for per in errors.values() for t, v in per.items() if t == task)
-        for per in errors.values()
-        for task, errs in per.items()
-        for e in errs
-    )
+    worst = max(r.max() for per_task in stats.profile_ratios(errors).values() for r in per_task.values())
     taus = np.geomspace(1, max(worst, 1.01) * 1.05, 200)
     profiles = stats.performance_profile(errors, taus)
     fig, ax = plt.subplots(figsize=figsize)

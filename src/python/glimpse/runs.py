@@ -51,6 +51,7 @@ __all__ = [
     "configuration_groups",
     "configuration_id",
     "group_seeds",
+    "errors_by",
     "seeds_table",
     "rows_table",
     "published_ram",
@@ -431,6 +432,17 @@ def _percent_mean_std(values):
     """Fractions as "mean +- std" in % (the sample std; the mean alone for one value)."""
     v = 100 * np.asarray(values, dtype=float)
     return f"{v.mean():.2f}" + (f" +- {v.std(ddof=1):.2f}" if len(v) > 1 else "")
+
+
+def errors_by(df, by="attention"):
+    """The runs of load_runs / load_experiment as {value of option `by`: {task: [each run's test error at
+    its best validation error]}}, leaving out runs without one (screens never read the test split):
+    the input of stats.performance_profile."""
+    errors = {}
+    for _, r in df.iterrows():
+        if not math.isnan(r["test_error_at_best"]):
+            errors.setdefault(str(r.get(by, "-")), {}).setdefault(str(r["env"]), []).append(r["test_error_at_best"])
+    return errors
 
 
 def group_seeds(df, value="test_error_at_best"):

@@ -18,6 +18,7 @@ __all__ = [
     "bootstrap_interval",
     "probability_of_improvement",
     "seeds_needed",
+    "profile_ratios",
     "performance_profile",
     "profile_table",
     "stats_table",
@@ -113,6 +114,20 @@ def seeds_needed(difference, std, alpha=0.05, power=0.8):
     return max(2, math.ceil(2 * (z * std / difference) ** 2))
 
 
+def profile_ratios(errors):
+    """errors (variant -> task -> the errors of its runs) as ratios: each run's error over its task's
+    best variant mean (the lowest mean error of any variant there), variant -> task -> array."""
+    tasks = dict.fromkeys(t for per_task in errors.values() for t in per_task)
+    best = {
+        t: min(float(np.mean(per_task[t])) for per_task in errors.values() if t in per_task and len(per_task[t]))
+        for t in tasks
+    }
+    return {
+        variant: {t: np.asarray(e, dtype=float) / best[t] for t, e in per_task.items() if len(e)}
+        for variant, per_task in errors.items()
+    }
+
+
 def performance_profile(errors, taus, draws=2000, seed=0, level=0.95):
     """Performance profiles across tasks (Dolan and More 2002; over runs, as rliable draws them):
     errors maps variant -> task -> the errors of its runs. On each task a run's ratio is its error over
@@ -121,15 +136,10 @@ def performance_profile(errors, taus, draws=2000, seed=0, level=0.95):
     weighs the same). Returns variant -> (profile, lower, upper), arrays over taus; the band is the
     percentile bootstrap interval that resamples runs within each task (the references stay fixed)."""
     taus = np.asarray(taus, dtype=float)
-    tasks = dict.fromkeys(t for per_task in errors.values() for t in per_task)
-    best = {
-        t: min(float(np.mean(per_task[t])) for per_task in errors.values() if t in per_task and len(per_task[t]))
-        for t in tasks
-    }
     rng = np.random.default_rng(seed)
     out = {}
-    for variant, per_task in errors.items():
-        ratios = [np.asarray(per_task[t], dtype=float) / best[t] for t in per_task if len(per_task[t])]
+    for variant, per_task in profile_ratios(errors).items():
+        ratios = list(per_task.values())
 
         def profile(rs):
             return np.mean([(r[:, None] <= taus[None, :]).mean(axis=0) for r in rs], axis=0)
