@@ -71,6 +71,7 @@ class Agent {
 struct AgentKind : KindInfo {
   // The agent for cfg on task (which outlives it); pool: --threads - 1 workers it may use.
   std::function<std::unique_ptr<Agent>(const ExperimentConfig&, const Task&, WorkerPool&)> make;
+  bool query = false;  // reads each sample's query: it answers the tasks with TaskKind::query, and only those
 };
 const Registry<AgentKind>& Agents();
 // The agent a configuration runs: --agent, or the task's own.

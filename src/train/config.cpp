@@ -276,6 +276,8 @@ void Validate(const ExperimentConfig& c) {
   Check(c.average >= 0 && c.average < 1, "option --average: expected 0 (off) or a decay in (0, 1), found ", c.average);
   // Each selected kind checks what it needs.
   ValidateKind(task, c);
+  Check(task.query == agent.query, "option --agent ", AgentOf(task, c), ": --env ", c.env,
+        task.query ? " asks about a query digit, which only --agent query reads" : " has no query for it to read");
   ValidateKind(agent, c);
   ValidateKind(attention, c);
   Check(c.policy.empty() || attention.any_policy, "option --policy: --attention ", c.attention,
@@ -350,7 +352,7 @@ void ValidateTrainShift(const ExperimentConfig& c) {
   const int canvas = std::min(task.height, task.width);
   Check(c.train_shift >= 0 && c.train_shift < canvas, "option --train-shift: expected 0 (off) to ", canvas - 1,
         " pixels for ", c.env, "'s canvas, found ", c.train_shift);
-  Check(c.train_shift == 0 || task.agent == "image", "option --train-shift: ", c.env,
+  Check(c.train_shift == 0 || !task.query, "option --train-shift: ", c.env,
         " is not an image task (moving its canvas would break what it asks); use 0");
 }
 

@@ -115,7 +115,6 @@ AgentKind DramAgentKind() {
     const TaskKind& task = Tasks().Get(c.env);
     Check(task.objects > 1, "option --agent dram names the objects of a canvas one after another; --env ", c.env,
           " has one (use --env pairs100 or sum100)");
-    Check(task.agent == "image", "option --agent dram: --env ", c.env, " is not an image task");
     Check(c.step_loss == 0, "option --step-loss: --agent dram already classifies after each object's glimpses");
     Check(!Rewards().Get(c.reward).per_step, "option --reward ", c.reward,
           ": --agent dram rewards each object it names (use --reward terminal)");

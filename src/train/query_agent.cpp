@@ -93,6 +93,17 @@ AgentKind QueryAgentKind() {
   AgentKind k;
   k.name = "query";
   k.help = "strip5's query-conditioned item attention over the five slots";
+  k.query = true;
+  // The item attention reads whole slots; it has two modes of its own, named as the attentions they mirror.
+  k.validate = [](const ExperimentConfig& c) {
+    Check(c.attention == "soft" || c.attention == "categorical", "option --attention: strip5 takes ",
+          "soft (item-wise soft attention) or categorical (a REINFORCE choice of one slot), found '", c.attention, "'");
+    Check(!c.rl_into_core, "option --rl-into-core: strip5's query model has no recurrent core to send REINFORCE into");
+    Check(c.context == 0, "option --context: strip5's query model has no context network; use 0");
+    Check(c.glimpse_net == ExperimentConfig().glimpse_net, "option --glimpse-net: strip5's query model reads whole ",
+          "slots and has no glimpse network to change; leave the default");
+    Check(c.step_loss == 0, "option --step-loss: strip5's query model answers once, after its last step; use 0");
+  };
   k.make = [](const ExperimentConfig& c, const Task&, WorkerPool&) { return std::make_unique<QueryAgent>(c); };
   return k;
 }

@@ -115,6 +115,9 @@ TEST_CASE("train refuses impossible configurations before creating any file", "[
       {"--glimpse-net cnn", "option --glimpse-net: expected fc|conv"},
       {"--glimpse-net conv --conv-filters 0", "option --conv-filters: expected 1 to 1024"},
       {"--env strip5 --attention soft --glimpse-net conv", "strip5's query model reads whole slots"},
+      {"--env strip5 --attention soft --agent image", "asks about a query digit, which only --agent query reads"},
+      {"--env cluttered60 --agent query", "--env cluttered60 has no query for it to read"},
+      {"--env strip5 --attention soft --agent dram", "asks about a query digit"},
   };
   for (const auto& [opt, msg] : bad) {
     INFO(opt);
