@@ -25,6 +25,13 @@ dom() {  # the page $1 (default index.html) as the browser built it; $2: virtual
   timeout 60 "$browser" --headless --no-sandbox --disable-gpu --virtual-time-budget="${2:-5000}" \
     --dump-dom "file://$tmp/dash/${1:-index.html}" 2>/dev/null
 }
+# A single pass that finds no run file says so and fails; a name, a glob and a path are all looked for.
+if "$root/scripts/dashboard" "$tmp/results/nothing/*.h5" no_such_experiment "$tmp/none.h5" --out "$tmp/empty" --once \
+  > /dev/null 2> "$tmp/empty.err"; then
+  echo "FAIL: dashboard --once with no run file exits 0"; exit 1
+fi
+grep -q 'no run files found for .*nothing/\*.h5, no_such_experiment' "$tmp/empty.err" \
+  || { echo "FAIL: dashboard --once with no run file does not say so: $(cat "$tmp/empty.err")"; exit 1; }
 # A file that is being replaced (here: not yet an HDF5 file) is skipped, the others shown; run e
 # trains while the page is written, so it is running, and unfinished once its process is gone.
 printf 'not yet a run file' > "$tmp/results/tiny/z.h5"
