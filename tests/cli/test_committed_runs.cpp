@@ -111,12 +111,11 @@ TEST_CASE("Every committed run file re-evaluates to its stored test error", "[cl
       const std::string rel = std::filesystem::relative(e.path(), GLIMPSE_SOURCE_DIR).string();
       if (e.path().extension() == ".h5" && rel.find("/local") == std::string::npos) runs.push_back(rel);
     }
-  // Up to one image apart: three files made on earlier machines (results/frontier/cluttered60_final
-  // loo4-lstm-s2, results/draw_lstm/screens/lr3e-3, results/multi_digit sum-dram-context-s2) evaluate
-  // one test image differently on session 32-36's machine, with session 35's binary as with
-  // session 36's, on the thread count of their last leg (the float rounding of another CPU's BLAS
-  // kernels, as far as known). A change to the model's numbers flips many images; the fast case
-  // above stays exact.
+  // Up to one image apart: a few files made on other machines (results/frontier/cluttered60_final
+  // loo4-lstm-s2, results/multi_digit sum-dram-context-s2) evaluate one test image differently on
+  // another machine, with the same binary and the thread count of their last leg (the float rounding
+  // of another CPU's BLAS kernels, as far as known). A change to the model's numbers flips many
+  // images; the fast case above stays exact.
   int checked = 0;
   for (const std::string& rel : runs) {
     if (!Reevaluable(rel)) continue;
