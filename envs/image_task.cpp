@@ -153,6 +153,9 @@ TaskKind Mnist28Kind() { return ImageTaskKind(kMnist28, "the 28x28 digit as is")
 TaskKind Translated60Kind() { return ImageTaskKind(kTranslated60, "the digit anywhere on a 60x60 canvas"); }
 TaskKind Cluttered60Kind() { return ImageTaskKind(kCluttered60, "translated60 with 4 pieces of 8x8 clutter"); }
 TaskKind Cluttered100Kind() { return ImageTaskKind(kCluttered100, "a 100x100 canvas with 8 pieces of clutter"); }
+TaskKind Translated100Kind() {
+  return ImageTaskKind(kTranslated100, "cluttered100 without its clutter (the digit at the same place)");
+}
 TaskKind Pairs100Kind() {
   return ImageTaskKind(kPairs100,
                        "two digits on cluttered100's canvas; the answer both labels, left to right (10 a + b)");

@@ -42,6 +42,8 @@ const TaskSpec kMnist28{"mnist28", 28, false, 0, 8};
 const TaskSpec kTranslated60{"translated60", 60, true, 0, 8};
 const TaskSpec kCluttered60{"cluttered60", 60, true, 4, 8};
 const TaskSpec kCluttered100{"cluttered100", 100, true, 8, 8};
+// cluttered100 without its clutter: the same digit at the same place for the same seed.
+const TaskSpec kTranslated100{"translated100", 100, true, 0, 8};
 // The two-digit tasks of issue 23 (registered in envs/tasks.cpp): cluttered100's canvas and clutter.
 const TaskSpec kPairs100{"pairs100", 100, true, 8, 8, TaskSpec::Answer::kPair};
 const TaskSpec kSum100{"sum100", 100, true, 8, 8, TaskSpec::Answer::kSum};

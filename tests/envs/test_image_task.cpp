@@ -12,7 +12,7 @@ using namespace glimpse::test;
 
 TEST_CASE("Every image task: shapes, range, labels, boxes, determinism", "[envs][task]") {
   const DigitDataset data = NoiseDigits(100, 50, 1);
-  for (const TaskSpec& spec : {kMnist28, kTranslated60, kCluttered60, kCluttered100}) {
+  for (const TaskSpec& spec : {kMnist28, kTranslated60, kCluttered60, kCluttered100, kTranslated100}) {
     INFO(spec.name);
     const ImageTask task(spec, data, 7), other_seed(spec, data, 8);
     const int C = task.spec().canvas;
@@ -135,4 +135,23 @@ TEST_CASE("Real MNIST, when fetched, has its known first labels", "[envs][task][
   CHECK(int(d.test_labels.labels[0]) == 7);
   const ImageTask task(kCluttered100, d, 1);
   CHECK(task.size(Split::kTrain) == 50000);
+}
+
+TEST_CASE("translated100 is cluttered100 without the clutter: the same digit at the same place", "[envs][task]") {
+  const DigitDataset data = NoiseDigits(100, 50, 1);
+  const ImageTask clean(kTranslated100, data, 5), cluttered(kCluttered100, data, 5);
+  std::vector<float> a(100 * 100), b(100 * 100);
+  for (Split split : {Split::kTrain, Split::kTest})
+    for (int i = 0; i < 10; ++i) {
+      const SampleInfo s = clean.Render(split, i, 2, a.data()), t = cluttered.Render(split, i, 2, b.data());
+      CHECK((s.digit == t.digit && s.label == t.label));
+      CHECK((s.box.x0 == t.box.x0 && s.box.y0 == t.box.y0 && s.box.x1 == t.box.x1 && s.box.y1 == t.box.y1));
+      int differ = 0;
+      for (int p = 0; p < 100 * 100; ++p) {
+        REQUIRE(a[p] <= b[p]);  // clutter is pasted with max over the digit
+        differ += a[p] != b[p];
+      }
+      CHECK(differ > 0);
+      CHECK(differ <= kCluttered100.clutter_pieces * 64);
+    }
 }

@@ -66,5 +66,6 @@ TEST_CASE("RenderRows fills a Batch: images, labels and queries of the given row
 TEST_CASE("An unknown task is refused with the registered names", "[envs][task][registry]") {
   CHECK_THROWS_WITH(
       Tasks().Get("cluttered200"),
-      Catch::Contains("option --env: expected mnist28|translated60|cluttered60|cluttered100|pairs100|sum100|strip5"));
+      Catch::Contains(
+          "option --env: expected mnist28|translated60|cluttered60|cluttered100|translated100|pairs100|sum100|strip5"));
 }
