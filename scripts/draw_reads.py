@@ -1,16 +1,21 @@
 #!/usr/bin/python3
-"""Where a DRAW run reads: per glimpse, the mean and the spread over the logged test images of its
-read (grid centre, span, filter width), decoded as src/attention/draw_read.h does.
+"""Where a run reads, from the glimpses it logged of its first test images at an evaluation.
 
     scripts/draw_reads.py RUN.h5 [--evaluation E]     (E: index into /trajectories, default -1: last)
 
-The grid centre is in units of half the canvas (0 = centre; +-1 = an edge); the span is the
-distance covered by the N filter centres, N x delta, in pixels; sigma is the filters' standard
-deviation in pixels. A spread of ~0 over the images means the read does not depend on the image.
+For every attention whose glimpses can be drawn (the retina's policies, DRAW, the spatial transformer,
+pathwise): per glimpse, the share of the images whose glimpse centre lies on the digit's box, and
+whose finest scale overlaps it (the boxes rendered again by the run's task, seed and data).
+For DRAW also the mean and the spread over the images of its read (grid centre, span, filter width),
+decoded as src/attention/draw_read.h does: the grid centre in units of half the canvas (0 = centre;
++-1 = an edge); the span, the distance covered by the N filter centres, N x delta, in pixels; sigma,
+the filters' standard deviation in pixels. A spread of ~0 means the read does not depend on the image.
 """
 import argparse
 import os
 import sys
+
+import numpy as np
 
 # Experiment names and the compiled part are this checkout's, whichever checkout Python's glimpse.pth names.
 os.environ.setdefault("GLIMPSE_ROOT", os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -34,18 +39,50 @@ def read_table(path, evaluation=-1):
     return epoch, rows
 
 
+def cover_table(path, evaluation=-1):
+    """Per glimpse: (glimpse, % of images whose centre lies on the digit's box, % whose finest scale
+    overlaps the box), at the evaluation; and that evaluation's epoch."""
+    run = runs.load_run(path)
+    config, tj = run["config"], run["trajectories"]
+    key = "locations" if "locations" in tj else "read_params"
+    params = np.asarray(tj[key][evaluation])  # (images, T, P)
+    epoch = int(tj["epoch"][evaluation])
+    H, W = runs.trajectory_images(run).shape[-2:]
+    boxes = np.asarray(runs.trajectory_boxes(run))  # (images, 4): x0, y0, x1, y1 (exclusive)
+    rows = []
+    for t in range(params.shape[1]):
+        on, sees = 0, 0
+        for i in range(params.shape[0]):
+            polys, (cx, cy) = geometry.outlines(config, params[i, t], H, W)
+            x0, y0, x1, y1 = boxes[i]
+            # Display coordinates: pixel column j is centred at x = j, so the box spans [x0 - 0.5, x1 - 0.5).
+            on += x0 - 0.5 <= cx < x1 - 0.5 and y0 - 0.5 <= cy < y1 - 0.5
+            px, py = polys[0][:, 0], polys[0][:, 1]
+            sees += px.min() < x1 - 0.5 and x0 - 0.5 < px.max() and py.min() < y1 - 0.5 and y0 - 0.5 < py.max()
+        n = params.shape[0]
+        rows.append((t + 1, 100 * on / n, 100 * sees / n))
+    return epoch, rows
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("run")
     ap.add_argument("--evaluation", type=int, default=-1)
     a = ap.parse_args()
     try:
-        epoch, rows = read_table(a.run, a.evaluation)
+        epoch, cover = cover_table(a.run, a.evaluation)
+        draw = runs.load_run(a.run)["config"].get("attention") == "draw"
+        rows = read_table(a.run, a.evaluation)[1] if draw else []
     except (ValueError, OSError, KeyError, IndexError) as e:
         sys.exit(f"draw_reads.py: {a.run}: {e}")
-    print(f"{a.run}: reads of the logged test images after epoch {epoch}")
-    print("| glimpse | centre x (mean +- sd) | centre y | span px | sigma px |")
-    print("|---|---|---|---|---|")
+    print(f"{a.run}: glimpses of the logged test images after epoch {epoch}")
+    print("| glimpse | centre on the digit % | finest scale overlaps the digit % |")
+    print("|---|---|---|")
+    for t, on, sees in cover:
+        print(f"| {t} | {on:.0f} | {sees:.0f} |")
+    if rows:
+        print("\n| glimpse | centre x (mean +- sd) | centre y | span px | sigma px |")
+        print("|---|---|---|---|---|")
     for t, gx, sx, gy, sy, span, sspan, sigma in rows:
         print(f"| {t} | {gx:+.2f} +- {sx:.2f} | {gy:+.2f} +- {sy:.2f} | {span:.1f} +- {sspan:.1f} | {sigma:.1f} |")
 

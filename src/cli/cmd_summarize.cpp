@@ -59,7 +59,7 @@ std::string ConfigurationKey(const ExperimentConfig& cfg) {
   std::string key;
   for (const auto& [k, v] : ToKeyValues(cfg))
     if (k != "seed" && k != "run-id" && k != "threads" && k != "parallel" && k != "data-dir" && k != "log-every" &&
-        k != "test-every" && k != "stop-at")
+        k != "test-every" && k != "stop-at" && k != "grad-norms")
       key += k + "=" + v + "\n";
   return key;
 }

@@ -72,6 +72,7 @@ struct ExperimentConfig {
   int trajectories = 16;        // test images whose glimpses are logged
   int diag_every = 0;           // steps between gradient-variance diagnostics (0 = off)
   int diag_draws = 16;          // REINFORCE draws per diagnostic
+  bool grad_norms = false;      // also log each module's gradient norm (/train/grad_norm_MODULE)
   std::string run_id;           // an identifier stored with the run (scripts/sweep: ID-sSEED)
   std::string on_nan = "stop";  // stop | rollback
   int max_rollbacks = 3;

@@ -163,6 +163,11 @@ std::vector<OptionSpec> MakeOptions() {
       Num("diag-every", "system", "steps between gradient-variance diagnostics on a fixed probe batch (0 = off)",
           &C::diag_every),
       Num("diag-draws", "system", "REINFORCE draws per gradient-variance diagnostic", &C::diag_draws),
+      Flag("grad-norms", "system",
+           "also log each module's gradient norm before clipping, /train/grad_norm_MODULE (the first part of "
+           "the parameters' names: glimpse, core, location (the policy or the read's parameters), action (the "
+           "classifier), baseline, ...), mean over each logging interval",
+           &C::grad_norms),
       Str("on-nan", "system",
           "on a NaN/inf loss or gradient: stop (keep the last checkpoint) | rollback (reload the last "
           "checkpoint, halve the learning rate, go on)",

@@ -116,6 +116,7 @@ Trainer::Trainer(const ExperimentConfig& cfg, RunFile* file, bool resume)
     average_ = std::make_unique<WeightAverage<float>>(agent_->store().size(), cfg_.average);
     average_->Reset(agent_->store().values().data());
   }
+  if (cfg_.grad_norms) module_norms_ = std::make_unique<ModuleNorms>(agent_->store().info());
   schedule_ = &Schedules().Get(cfg_.schedule);
   perm_.resize(task_->size(Split::kTrain));
 
@@ -208,6 +209,7 @@ void Trainer::TrainStep(const std::int64_t* indices, int images, std::int64_t ep
     throw Diverged(
         Format("training diverged: ", what, " is NaN or inf at step ", step_ + 1, " (epoch ", epoch + 1, ")"));
   }
+  if (module_norms_) module_norms_->Add(store.grads().data());
   // Global gradient-norm clipping.
   if (cfg_.clip > 0 && norm > cfg_.clip) {
     const float k = static_cast<float>(cfg_.clip / norm);
@@ -343,6 +345,7 @@ void Trainer::HandleDivergence(const std::string& what) {
   sum_ = LossReport{};
   sum_n_ = 0;
   sum_grad_norm_ = 0;
+  if (module_norms_) module_norms_->Reset();
   const std::string msg = Format(what, "; rolled back to the checkpoint of epoch ", epoch_,
                                  " with the learning rate scaled by ", lr_scale_);
   logger_->Attribute("rollback_" + std::to_string(rollbacks_), msg);
@@ -372,6 +375,9 @@ void Trainer::LogTrain(double elapsed_s, std::int64_t session_steps) {
                           {"lr", lr * lr_scale_},
                           {"wall_s", wall_s_}};
     if (cfg_.step_loss > 0) row.push_back({"loss_step", sum_.step / n});  // the auxiliary classification
+    if (module_norms_)
+      for (std::size_t m = 0; m < module_norms_->names().size(); ++m)
+        row.push_back({"grad_norm_" + module_norms_->names()[m], module_norms_->Mean(m, n)});
     logger_->Series("/train", row);
     Sync(false);
   }
@@ -389,6 +395,7 @@ void Trainer::LogTrain(double elapsed_s, std::int64_t session_steps) {
   sum_ = LossReport{};
   sum_n_ = 0;
   sum_grad_norm_ = 0;
+  if (module_norms_) module_norms_->Reset();
 }
 
 std::string Trainer::DescribeEval(int samples) const {

@@ -32,6 +32,7 @@
 #include "src/store/run_logger.h"
 #include "src/train/agent.h"
 #include "src/train/config.h"
+#include "src/train/module_norms.h"
 #include "src/train/progress.h"
 
 namespace glimpse {
@@ -124,6 +125,7 @@ class Trainer {
   double lr_scale_ = 1.0;  // halved by each rollback; saved in checkpoints
   int rollbacks_ = 0;
   double sum_grad_norm_ = 0;
+  std::unique_ptr<ModuleNorms> module_norms_;  // --grad-norms
   Profile* profile_ = nullptr;
   static inline TerminalProgress terminal_;
   Progress* progress_ = &terminal_;

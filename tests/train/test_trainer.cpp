@@ -159,6 +159,40 @@ TEST_CASE("Resuming a stopped run gives the same run as never stopping", "[train
   CHECK(a.ReadArray<float>("/trajectories/locations") == b.ReadArray<float>("/trajectories/locations"));
 }
 
+TEST_CASE("With grad-norms each module's gradient norm is logged and training is unchanged", "[train][grad-norms]") {
+  ExperimentConfig cfg = SmallConfig();
+  cfg.log_every = 1;  // a row per step: the module norms of one gradient
+  cfg.epochs = 1;
+  ExperimentConfig with = cfg;
+  with.grad_norms = true;
+  const std::string plain = TempRunPath("norms_off"), logged = TempRunPath("norms_on");
+  for (const auto& [c, path] : {std::pair{cfg, plain}, std::pair{with, logged}}) {
+    RunFile file(path, RunFile::Mode::kCreate);
+    Trainer t(c, &file, false);
+    t.Run();
+  }
+  const RunFile a(plain, RunFile::Mode::kReadOnly), b(logged, RunFile::Mode::kReadOnly);
+  CHECK(a.ReadSeries("/train", "loss") == b.ReadSeries("/train", "loss"));  // bit for bit
+  CHECK(LoadCheckpoint(a).params == LoadCheckpoint(b).params);
+  const auto names = b.SeriesNames("/train");
+  for (const char* m : {"glimpse", "core", "location", "action", "baseline"})
+    CHECK(std::count(names.begin(), names.end(), std::string("grad_norm_") + m) == 1);
+  CHECK(a.SeriesNames("/train").size() + 5 == names.size());  // nothing else changes
+  // The modules partition the parameters: their norms make the whole gradient's.
+  const auto whole = b.ReadSeries("/train", "grad_norm");
+  for (std::size_t r = 0; r < whole.size(); ++r) {
+    double sq = 0;
+    for (const auto& n : names)
+      if (n.rfind("grad_norm_", 0) == 0) {
+        const double v = b.ReadSeries("/train", n)[r];
+        CHECK((std::isfinite(v) && v >= 0));
+        sq += v * v;
+      }
+    CHECK(std::sqrt(sq) == Approx(whole[r]).epsilon(1e-5));
+    CHECK(whole[r] > 0);
+  }
+}
+
 TEST_CASE("The same seed and thread count give the same run - another seed does not", "[train]") {
   ExperimentConfig cfg = SmallConfig();
   cfg.epochs = 1;

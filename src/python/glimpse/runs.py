@@ -47,6 +47,7 @@ __all__ = [
     "frame",
     "summary",
     "trajectory_images",
+    "trajectory_boxes",
     "configuration_key",
     "configuration_groups",
     "configuration_id",
@@ -295,21 +296,35 @@ def trajectory_images(run):
         return tj["image"]
     if "label" not in tj:
         raise ValueError(f"{run['path']} logged no trajectories")
+    return _render_logged(run)[0]
+
+
+def trajectory_boxes(run):
+    """The digit boxes of a run's logged test samples, int (N, 4) as (x0, y0, x1, y1) in pixels (x1, y1
+    exclusive), rendered again by the run's task (needs the compiled part and the data set)."""
+    if "label" not in run["trajectories"]:
+        raise ValueError(f"{run['path']} logged no trajectories")
+    return _render_logged(run)[1]["box"]
+
+
+def _render_logged(run):
+    """The first N test samples of the run's task, its seed and data: (images, info), N the samples
+    logged; checked against the logged labels."""
     from glimpse import Task  # the compiled part, only for files that do not store their canvases
 
-    c = run["config"]
+    c, tj = run["config"], run["trajectories"]
     data_dir = c.get("data-dir") or None  # a folder of the machine that trained it, if it is here
     data_dir = data_dir if data_dir and os.path.isdir(str(data_dir)) else None
     task = Task(
         str(c["env"]), seed=int(c["seed"]), dataset=str(c.get("dataset", "mnist") or "mnist"), data_dir=data_dir
     )
-    images, labels = task.batch("test", 0, len(tj["label"]))
+    images, labels, info = task.batch("test", 0, len(tj["label"]), info=True)
     if not np.array_equal(labels, np.asarray(tj["label"], dtype=labels.dtype)):
         raise ValueError(
             f"{run['path']}: the test samples rendered now have other labels than the logged ones "
             "(other data than the run was trained on?)"
         )
-    return images
+    return images, info
 
 
 def summary(run):
@@ -340,7 +355,17 @@ def summary(run):
 
 
 # Options that do not make a configuration: the seed, and how a run was run (as glimpse summarize).
-NOT_CONFIGURATION = {"seed", "run-id", "threads", "parallel", "data-dir", "log-every", "test-every", "stop-at"}
+NOT_CONFIGURATION = {
+    "seed",
+    "run-id",
+    "threads",
+    "parallel",
+    "data-dir",
+    "log-every",
+    "test-every",
+    "stop-at",
+    "grad-norms",
+}
 # Two-sided 95% quantiles of Student's t, df = 1..30 (1.96 beyond).
 T95 = [
     12.706,
