@@ -8,15 +8,7 @@
 # runs in a scratch worktree of the checkout (its docs as they stand in the working tree), so the files
 # the commands write leave the checkout alone. Needs the build and data/mnist (linked in).
 set -euo pipefail
-root=$(cd "$1" && pwd)
-tmp=$(mktemp -d)
-work=$tmp/checkout
-cleanup() { git -C "$root" worktree remove --force "$work" > /dev/null 2>&1 || true; rm -rf "$tmp"; }
-trap cleanup EXIT
-[ -d "$root/data/mnist" ] || { echo "FAIL: data/mnist is missing: run scripts/setup"; exit 1; }
-git -C "$root" worktree add --detach "$work" HEAD > /dev/null 2>&1
-ln -s "$root/build" "$work/build"
-ln -s "$root/data" "$work/data"
+. "$(dirname "$0")/scratch_worktree.sh"  # root, tmp and the worktree work, removed on exit
 docs=$(cd "$root" && ls docs/*.md scripts/README.md)
 for d in $docs; do cp "$root/$d" "$work/$d"; done
 

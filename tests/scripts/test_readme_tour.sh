@@ -5,15 +5,7 @@
 # that starts with "import" runs as Python; the dashboard, which follows the runs until stopped, makes
 # one pass (--once). Needs the build and data/mnist (linked in).
 set -euo pipefail
-root=$(cd "$1" && pwd)
-tmp=$(mktemp -d)
-work=$tmp/checkout
-cleanup() { git -C "$root" worktree remove --force "$work" > /dev/null 2>&1 || true; rm -rf "$tmp"; }
-trap cleanup EXIT
-[ -d "$root/data/mnist" ] || { echo "FAIL: data/mnist is missing: run scripts/setup"; exit 1; }
-git -C "$root" worktree add --detach "$work" HEAD > /dev/null 2>&1
-ln -s "$root/build" "$work/build"
-ln -s "$root/data" "$work/data"
+. "$(dirname "$0")/scratch_worktree.sh"  # root, tmp and the worktree work, removed on exit
 cp "$root/README.md" "$work/README.md"  # the tour as it stands in the working tree
 # The tour's blocks: runs of lines indented by four spaces, continuation lines joined.
 awk '/^## A five-minute tour/ {on = 1; next} /^## / {on = 0} on' "$work/README.md" > "$tmp/tour.md"
