@@ -1,5 +1,5 @@
-"""The compiled part of the Python package, glimpse._core: pybind11 bindings of the tasks and sensors
-(src/python/core_module.cpp) with the few C++ sources they need, compiled with the flags the CMake
+"""The compiled part of the Python package, glimpse._core: pybind11 bindings of the tasks, sensors and
+run-file rules (src/python/core_module.cpp, run_rules_module.cpp) with the few C++ sources they need, compiled with the flags the CMake
 build uses, so a wheel renders samples byte for byte as `glimpse render` does. The rest of the
 package's metadata is in pyproject.toml."""
 import glob
@@ -20,9 +20,13 @@ def cpu_has(*flags):
     return all(flag in have for flag in flags)
 
 
-sources = ["src/python/core_module.cpp", "src/core/rng.cpp", "src/core/blas.cpp"] + sorted(
-    os.path.relpath(p, ROOT) for p in glob.glob(os.path.join(ROOT, "envs", "*.cpp"))
-)
+sources = [
+    "src/python/core_module.cpp",
+    "src/python/run_rules_module.cpp",
+    "src/core/rng.cpp",
+    "src/core/blas.cpp",
+    "src/store/file_checksum.cpp",
+] + sorted(os.path.relpath(p, ROOT) for p in glob.glob(os.path.join(ROOT, "envs", "*.cpp")))
 flags = ["-std=c++17", "-O3", "-DNDEBUG", "-fno-math-errno", "-fvisibility=hidden"]
 if os.environ.get("GLIMPSE_AVX2", "ON" if cpu_has("avx2", "fma") else "OFF") == "ON":
     flags += ["-mavx2", "-mfma"]

@@ -26,6 +26,7 @@
 #include "src/core/stats.h"
 #include "src/store/checkpoint.h"
 #include "src/store/run_attributes.h"
+#include "src/store/run_rules.h"
 #include "src/store/writer_lock.h"
 #include "src/train/run_config.h"
 
@@ -54,13 +55,12 @@ std::string Percent(double f) {
   return os.str();
 }
 
-// The options that make runs "the same configuration": all but the seed and how a run was run.
+// The options that make runs "the same configuration": all but the seed and how a run was run
+// (IsConfigurationOption, src/store/run_rules.h).
 std::string ConfigurationKey(const ExperimentConfig& cfg) {
   std::string key;
   for (const auto& [k, v] : ToKeyValues(cfg))
-    if (k != "seed" && k != "run-id" && k != "threads" && k != "parallel" && k != "data-dir" && k != "log-every" &&
-        k != "test-every" && k != "stop-at" && k != "grad-norms")
-      key += k + "=" + v + "\n";
+    if (IsConfigurationOption(k)) key += k + "=" + v + "\n";
   return key;
 }
 
@@ -184,12 +184,12 @@ int RunSummarize(int argc, char** argv) {
     const double rate = wall.empty() || wall.back() <= 0 ? NAN : n_img / wall.back();
     rates[i] = rate, walls[i] = wall.empty() ? NAN : wall.back();
     finished[i] = done >= cfg.epochs || attrs.count(kStoppedAtTarget) > 0;
-    const std::size_t best =
-        val.empty() ? 0 : static_cast<std::size_t>(std::min_element(val.begin(), val.end()) - val.begin());
+    const std::size_t best = SelectedEvaluation(val);  // val.size() when none
     const auto epochs = f.SeriesLength("/eval") ? f.ReadSeries("/eval", "epoch") : std::vector<double>{};
     std::cout << "| " << path << " | " << done << "/" << cfg.epochs << " | ";
-    if (!val.empty()) best_val[i] = val[best], best_test[i] = test[best];
-    if (val.empty())
+    const bool selected = best < val.size();
+    if (selected) best_val[i] = val[best], best_test[i] = test[best];
+    if (!selected)
       std::cout << "- | - | - | ";
     else
       std::cout << Percent(val[best]) << " (" << static_cast<long>(epochs[best]) << ") | " << Percent(test[best])
@@ -199,7 +199,7 @@ int RunSummarize(int argc, char** argv) {
               << (attrs.count("parameters") ? attrs.at("parameters") : std::string()) << " |";
     // Further metrics an agent logs (strip5: test_peak), as "name value".
     std::string other;
-    if (f.SeriesLength("/eval"))
+    if (selected)
       for (const auto& name : f.SeriesNames("/eval")) {
         if (name == "step" || name == "epoch" || name == "val_error" || name == "test_error" || name == "rss_mb" ||
             name == "images" || name == "train_s" || name == "eval_s" || name == "test_s")

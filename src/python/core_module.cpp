@@ -32,6 +32,8 @@
 namespace py = pybind11;
 using glimpse::Check;
 
+void BindRunRules(py::module_& m);  // run_rules_module.cpp
+
 namespace {
 
 using Floats = py::array_t<float, py::array::c_style | py::array::forcecast>;
@@ -183,7 +185,7 @@ py::array_t<float> ReadAll(const S& sensor, const Floats& images, const Floats& 
 }  // namespace
 
 PYBIND11_MODULE(_core, m) {
-  m.doc() = "glimpse's C++ tasks and sensors (see the glimpse package)";
+  m.doc() = "glimpse's C++ tasks, sensors and run-file rules (see the glimpse package)";
   py::register_exception_translator([](std::exception_ptr e) {
     try {
       if (e) std::rethrow_exception(e);
@@ -257,4 +259,5 @@ PYBIND11_MODULE(_core, m) {
         return ReadAll(w, images, loc, {w.side(), w.side()});
       },
       py::arg("images"), py::arg("patch") = 8, py::arg("scales") = 1);
+  BindRunRules(m);
 }

@@ -6,6 +6,7 @@
 
 #include "src/core/error.h"
 #include "src/store/file_checksum.h"
+#include "src/store/run_rules.h"
 
 namespace glimpse {
 namespace {
@@ -141,18 +142,16 @@ const std::vector<std::string>& CheckpointGroups() {
 }
 
 namespace {
-// The complete slot with the highest step, or "" if none.
+// The complete slot with the highest step, or "" if none (ChosenCheckpointSlot, src/store/run_rules.h).
 std::string BestSlot(const RunFile& f) {
-  std::string best;
-  std::int64_t best_step = -1;
+  std::vector<CheckpointSlot> slots;
   for (const auto& slot : CheckpointGroups()) {
     if (!f.Exists(slot)) continue;
     const auto a = f.Attributes(slot);
-    if (!a.count("complete") || a.at("complete") != "1" || !a.count("step")) continue;
-    const std::int64_t step = std::stoll(a.at("step"));
-    if (step > best_step) best = slot, best_step = step;
+    slots.push_back({slot, a.count("complete") && a.at("complete") == "1",
+                     a.count("step") ? std::stoll(a.at("step")) : std::int64_t{-1}});
   }
-  return best;
+  return ChosenCheckpointSlot(slots);
 }
 }  // namespace
 

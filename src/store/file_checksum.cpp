@@ -37,12 +37,29 @@ std::uint32_t Crc32(const void* data, std::size_t bytes) {
   return static_cast<std::uint32_t>(crc);
 }
 
-void AppendFileChecksum(const std::string& path) {
-  const std::string bytes = ReadBytes(path);
+namespace {
+// "\n#glimpse crc32 XXXXXXXX\n" for `bytes`.
+std::string Trailer(const std::string& bytes) {
   char trailer[kTrailerSize + 1];
   std::snprintf(trailer, sizeof(trailer), "%s%08x\n", kTrailerTag, Crc32(bytes.data(), bytes.size()));
+  return std::string(trailer, kTrailerSize);
+}
+}  // namespace
+
+void AppendFileChecksum(const std::string& path) {
+  const std::string trailer = Trailer(ReadBytes(path));
   std::ofstream f(path, std::ios::binary | std::ios::app);
-  f.write(trailer, static_cast<std::streamsize>(kTrailerSize));
+  f.write(trailer.data(), static_cast<std::streamsize>(trailer.size()));
+  Check(static_cast<bool>(f.flush()), "cannot write '", path, "': ", std::strerror(errno), " (disk full?)");
+}
+
+void ResealFileChecksum(const std::string& path) {
+  std::string bytes = ReadBytes(path);
+  if (bytes.size() >= kTrailerSize && bytes.compare(bytes.size() - kTrailerSize, kTagSize, kTrailerTag) == 0)
+    bytes.resize(bytes.size() - kTrailerSize);
+  bytes += Trailer(bytes);
+  std::ofstream f(path, std::ios::binary | std::ios::trunc);
+  f.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
   Check(static_cast<bool>(f.flush()), "cannot write '", path, "': ", std::strerror(errno), " (disk full?)");
 }
 
@@ -56,7 +73,7 @@ bool CheckFileChecksum(const std::string& path, bool required) {
                    bytes.compare(bytes.size() - kTrailerSize, kTagSize, kTrailerTag) == 0 && bytes.back() == '\n';
   if (!has) {
     Check(!checksummed_format, "'", path, "' is damaged: it lacks the checksum glimpse writes at the end of ",
-          "every run file (or it was not written by glimpse)");
+          "every run file (edited with h5py? glimpse.runs.reseal(path) appends a new one)");
     Check(!required, "'", path, "' has no checksums (written by an older glimpse); glimpse slim ",
           "rewrites it with them");
     return false;

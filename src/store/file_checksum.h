@@ -16,6 +16,10 @@ std::uint32_t Crc32(const void* data, std::size_t bytes);
 // Appends the trailer for the file's current bytes.
 void AppendFileChecksum(const std::string& path);
 
+// After an edit outside glimpse (h5py): drops a trailer the file ends in, then appends the trailer for
+// the bytes before it (the edit is trusted). glimpse.runs.reseal(path) from Python.
+void ResealFileChecksum(const std::string& path);
+
 // Checks a run file's bytes before HDF5 sees them. Returns true when they end in a matching trailer;
 // false for a file of the earliest HDF5 format without one (an older glimpse), unless `required`;
 // Error naming the file for anything else: not HDF5, a mismatching trailer, or a file of the

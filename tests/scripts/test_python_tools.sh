@@ -70,7 +70,7 @@ for load in (results.load_run, results.load_params):
         load(bad)
         raise AssertionError("a damaged file was loaded")
     except ValueError as e:
-        assert "damaged.h5 is damaged" in str(e), e
+        assert "damaged.h5' is damaged" in str(e), e
 edited = sys.argv[2] + "/../edited.h5"
 shutil.copy(sys.argv[2] + "/learned.h5", edited)
 with h5py.File(edited, "r+") as f:
@@ -168,12 +168,14 @@ ax = fig.axes[0]
 assert len(ax.lines) == 8 and all(0 <= y <= 1 for l in ax.lines for y in l.get_ydata()), len(ax.lines)
 assert {l.get_color() for l in ax.lines if l.get_label().startswith("stn ")} == {plot.KIND_COLOURS["stn"]}
 print("plot.py profile: ok")
-# Paired comparisons: McNemar's exact p against scipy.stats.binomtest(k, n, 0.5).pvalue (values
-# computed with scipy), a paired bootstrap of identical runs, and the table on two committed runs.
-assert abs(results.mcnemar(747, 764) - 0.680637865246012) < 1e-9
-assert abs(results.mcnemar(3, 17) - 0.0025768280029296875) < 1e-12
-assert results.mcnemar(0, 0) == 1.0 and abs(results.mcnemar(0, 5) - 0.0625) < 1e-15
-assert results.paired_bootstrap([0, 1, 1, 0], [0, 1, 1, 0]) == (0.0, 0.0)
+# Paired comparisons: McNemar's exact p against the binomial sums written out (3 of 20: 2 (1 + 20 +
+# 190 + 1140) / 2^20; 0 of 5: 2 / 2^5) and a large case, a paired bootstrap of identical runs, and the
+# table on two committed runs.
+from glimpse import stats
+assert abs(stats.mcnemar(747, 764) - 0.680637865246012) < 1e-9
+assert abs(stats.mcnemar(3, 17) - 2 * 1351 / 2**20) < 1e-12
+assert stats.mcnemar(0, 0) == 1.0 and abs(stats.mcnemar(0, 5) - 0.0625) < 1e-15
+assert stats.paired_bootstrap([0, 1, 1, 0], [0, 1, 1, 0]) == (0.0, 0.0)
 import subprocess
 out = subprocess.run([sys.executable, sys.argv[1] + "/scripts/results.py", "--paired",
                       sys.argv[1] + "/results/ram_mnist28/loo4.h5", sys.argv[1] + "/results/ram_mnist28/run.h5",
@@ -209,16 +211,15 @@ bad = subprocess.run([sys.executable, sys.argv[1] + "/scripts/results.py", "--se
 assert bad.returncode == 1 and bad.stderr.strip().startswith("results.py: no run files match"), bad.stderr
 print("globs: ok")
 PY
-# Welch's t-test (results.py --compare): against values of scipy.stats.ttest_ind(equal_var=False), then
-# on two committed 3-seed rows, whose p the frontier README quotes (translated60: 0.022 and 0.025).
+# Welch's t-test (results.py --compare): t and df against the hand-worked values (means 2 and 5, both
+# variances 1/3: t = -3 / sqrt(2/3), df = 4), p against Student's t; then on two committed 3-seed rows,
+# whose p the frontier README quotes (translated60: 0.022 and 0.025).
 "$py" - "$root" <<'PY'
 import sys
-from glimpse import runs as results
-for x in (0.1, 0.5, 0.9):
-    assert abs(results.incomplete_beta(1, 1, x) - x) < 1e-14  # I_x(1, 1) = x
-t, df, p = results.welch([1, 2, 3], [4, 5, 6])
+from glimpse import runs as results, stats
+t, df, p = stats.welch([1, 2, 3], [4, 5, 6])
 assert abs(t + 3.6742346) < 1e-6 and abs(df - 4) < 1e-12 and abs(p - 0.0213116) < 1e-6, (t, df, p)
-t, df, p = results.welch([1, 2, 3, 4], [2, 4, 9])
+t, df, p = stats.welch([1, 2, 3, 4], [2, 4, 9])
 assert abs(t + 1.1470787) < 1e-6 and abs(p - 0.3532095) < 1e-6, (t, df, p)
 table = results.compare_table(*[results.load_runs(results.run_paths([sys.argv[1] + "/results/frontier/" + d + "/runs"]))
                                 for d in ("translated60_context_final", "translated60_final")])

@@ -9,7 +9,8 @@
     from glimpse.torch import TaskDataset                    # a task as a torch.utils.data.Dataset
 
 Task, the sensors and task_names come from the compiled part (glimpse._core, built by scripts/setup
-into build/python/glimpse/); glimpse.runs needs only h5py, numpy and pandas. Samples are rendered by
+into build/python/glimpse/), as do the run-file rules glimpse.runs applies with h5py, numpy and
+pandas (the same C++ as glimpse summarize's). Samples are rendered by
 the same C++ code as `glimpse train`, so a batch equals the trainer's byte for byte (tests/scripts/
 test_python_package.sh checks it against `glimpse render --out FILE.npy`).
 """

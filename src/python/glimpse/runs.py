@@ -13,7 +13,10 @@ series as arrays in columns `train`, `eval`, `diagnostics` (each a DataFrame).
 Every load checks the file first (`check_file`: the CRC-32 glimpse appends to every run file) and
 raises ValueError naming a damaged file or one that is not a glimpse run file; `load_params` also
 checks the checkpoint's digest. A file edited with h5py loses that checksum (HDF5 rewrites the end
-of the file): `reseal` appends a new one. Needs h5py, numpy and pandas only (not the compiled part).
+of the file): `reseal` appends a new one. The rules a run file is read by (the checksum, which
+checkpoint slot is loaded, which evaluation selects a run, which options make a configuration, the
+seed statistics) are glimpse's own C++ (src/store/run_rules.h), called through the compiled part
+glimpse._core, so Python and `glimpse summarize` cannot disagree; this module adds pandas around them.
 """
 import glob
 import math
@@ -22,17 +25,17 @@ import re
 import os
 import tempfile
 import time
-import zlib
+import zlib  # the checkpoint digest "crc32:%08x" (src/store/checkpoint.h documents it for Python)
 
 import h5py
 import numpy as np
 import pandas as pd
 
+from glimpse import stats
+
 __all__ = [
     "ROOT",
     "SUMMARY",
-    "METADATA",
-    "NOT_CONFIGURATION",
     "PUBLISHED_RAM",
     "check_file",
     "reseal",
@@ -57,11 +60,7 @@ __all__ = [
     "rows_table",
     "published_ram",
     "last_evaluations",
-    "incomplete_beta",
-    "welch",
     "compare_table",
-    "mcnemar",
-    "paired_bootstrap",
     "paired_table",
     "selection_table",
     "evaluations_table",
@@ -123,14 +122,21 @@ def _group(f, name):
     return pd.DataFrame({k: _read(g[k]) for k in g.keys() if isinstance(g[k], h5py.Dataset)})
 
 
+def _rules():
+    """glimpse._core: the C++ rules every reader of run files applies (src/store/run_rules.h)."""
+    from glimpse import _compiled
+
+    return _compiled()
+
+
 def _checkpoint_slot(f):
     """The checkpoint group glimpse loads: the complete slot with the most steps (None if none)."""
     slots = [
-        s
+        (s, _value(f[s].attrs.get("complete", "0")) == 1, int(_value(f[s].attrs.get("step", -1))))
         for s in ("checkpoint", "checkpoint_next", "checkpoint_prev", "checkpoint_new")
-        if s in f and _value(f[s].attrs.get("complete", "0")) == 1
+        if s in f
     ]
-    return max(slots, key=lambda s: int(_value(f[s].attrs["step"]))) if slots else None
+    return _rules().chosen_checkpoint_slot(slots) or None
 
 
 def _checkpoint_epoch(f):
@@ -141,36 +147,16 @@ def _checkpoint_epoch(f):
     return int(_value(f.attrs["epochs_done"])) if "epochs_done" in f.attrs else 0
 
 
-TRAILER_TAG = b"\n#glimpse crc32 "
-TRAILER_SIZE = len(TRAILER_TAG) + 9
-
-
 def check_file(path):
-    """Raises ValueError naming `path` unless its bytes match the CRC-32 glimpse stored at its end. A
-    file of the earliest HDF5 format without one (written by an older glimpse) passes unchecked."""
-    data = open(path, "rb").read()
-    if data[:8] != b"\x89HDF\r\n\x1a\n":
-        raise ValueError(f"{path} is not an HDF5 file")
-    if data[-TRAILER_SIZE:-9] != TRAILER_TAG or not data.endswith(b"\n"):
-        if data[8] >= 2:  # the checksummed format glimpse writes, without its checksum
-            raise ValueError(
-                f"{path} is damaged: the checksum glimpse writes at its end is missing "
-                "(edited with h5py? glimpse.runs.reseal(path) appends a new one)"
-            )
-        return
-    stored = data[-9:-1].decode("ascii", "replace")
-    now = "%08x" % zlib.crc32(data[:-TRAILER_SIZE])
-    if stored != now:
-        raise ValueError(f"{path} is damaged: its bytes have CRC-32 {now}, glimpse stored {stored}")
+    """Raises ValueError naming `path` unless its bytes match the CRC-32 glimpse stored at its end
+    (glimpse's own check, src/store/file_checksum.h). A file of the earliest HDF5 format without one
+    (written by an older glimpse) passes unchecked."""
+    _rules().check_file_checksum(os.fspath(path), False)
 
 
 def reseal(path):
     """After editing a run file with h5py: append the checksum glimpse checks (the edit is trusted)."""
-    data = open(path, "rb").read()
-    if data[-TRAILER_SIZE:-9] == TRAILER_TAG:
-        data = data[:-TRAILER_SIZE]
-    with open(path, "wb") as f:
-        f.write(data + TRAILER_TAG + (b"%08x\n" % zlib.crc32(data)))
+    _rules().reseal_file_checksum(os.fspath(path))
 
 
 def write_run(path, config, train, evals, trained_by, epochs_done, version="0.1.0"):
@@ -334,7 +320,8 @@ def summary(run):
     tr, ev, dg = run["train"], run["eval"], run["diagnostics"]
     images = float(tr["images"].iloc[-1]) if len(tr) else math.nan
     wall = float(tr["wall_s"].iloc[-1]) if len(tr) else math.nan
-    best = int(np.argmin(ev["val_error"].to_numpy())) if len(ev) else None
+    best = _rules().selected_evaluation(ev["val_error"].to_numpy().tolist()) if len(ev) else -1
+    best = None if best < 0 else best
     return {
         "epochs_done": run["epochs_done"],
         "best_val_error": float(ev["val_error"].iloc[best]) if best is not None else math.nan,
@@ -354,78 +341,11 @@ def summary(run):
     }
 
 
-# Options that do not make a configuration: the seed, and how a run was run (as glimpse summarize).
-NOT_CONFIGURATION = {
-    "seed",
-    "run-id",
-    "threads",
-    "parallel",
-    "data-dir",
-    "log-every",
-    "test-every",
-    "stop-at",
-    "grad-norms",
-}
-# Two-sided 95% quantiles of Student's t, df = 1..30 (1.96 beyond).
-T95 = [
-    12.706,
-    4.303,
-    3.182,
-    2.776,
-    2.571,
-    2.447,
-    2.365,
-    2.306,
-    2.262,
-    2.228,
-    2.201,
-    2.179,
-    2.160,
-    2.145,
-    2.131,
-    2.120,
-    2.110,
-    2.101,
-    2.093,
-    2.086,
-    2.080,
-    2.074,
-    2.069,
-    2.064,
-    2.060,
-    2.056,
-    2.052,
-    2.048,
-    2.045,
-    2.042,
-]
-
-
-# Root attributes that describe the file, not the run's options.
-METADATA = {
-    "glimpse_version",
-    "source_commit",
-    "created_utc",
-    "parameters",
-    "slim",
-    "stopped_reason",
-    "trained_by",
-    "epochs_done",
-    "data_fingerprint",
-    "train_mflop_per_image",
-    "stopped_at_target",
-}
-
-
 def configuration_key(config):
-    """The options that make runs the same configuration, as a hashable value."""
-    return tuple(
-        sorted(
-            (k, str(v))
-            for k, v in config.items()
-            if k not in NOT_CONFIGURATION and k not in METADATA and not k.startswith("rollback_")
-        )
-    )
+    """The options that make runs the same configuration, as a hashable value (glimpse's rule:
+    _core.is_configuration_option leaves out the seed, how a run was run and the file's metadata)."""
+    rules = _rules()
+    return tuple(sorted((k, str(v)) for k, v in config.items() if rules.is_configuration_option(k)))
 
 
 def _missing(value):
@@ -479,9 +399,8 @@ def group_seeds(df, value="test_error_at_best"):
     for key, members in configuration_groups(df).items():
         v = np.array([m[value] for m in members if not math.isnan(m[value])])
         bv = np.array([m["best_val_error"] for m in members if not math.isnan(m["best_val_error"])])
-        n = len(v)
-        std = float(v.std(ddof=1)) if n > 1 else math.nan
-        ci = (T95[n - 2] if 2 <= n <= 31 else 1.96) * std / math.sqrt(n) if n > 1 else math.nan
+        stats = _rules().seed_stats(v.tolist())  # glimpse summarize's own pooling
+        n = int(stats["n"])
         first = members[0]
         out.append(
             {
@@ -490,9 +409,9 @@ def group_seeds(df, value="test_error_at_best"):
                 "runs": [m["run"] for m in members],
                 "n": n,
                 "n_runs": len(members),
-                "mean": float(v.mean()) if n else math.nan,
-                "std": std,
-                "ci95": ci,
+                "mean": stats["mean"],
+                "std": stats["std"],
+                "ci95": stats["ci95"],
                 "best_val_mean": float(bv.mean()) if len(bv) else math.nan,
                 "best_val_std": float(bv.std(ddof=1)) if len(bv) > 1 else math.nan,
                 "images_per_s": float(np.nanmean([m["images_per_s"] for m in members])),
@@ -600,73 +519,6 @@ def last_evaluations(run_row, last):
     return float(tail["val_error"].mean()), float(tail["test_error"].mean())
 
 
-def _beta_fraction(a, b, x):
-    """The continued fraction of the regularized incomplete beta function I_x(a, b), evaluated by the
-    modified Lentz method (converges for x < (a + 1) / (a + b + 2))."""
-    tiny = 1e-300
-    clamp = lambda v: v if abs(v) > tiny else tiny  # noqa: E731
-    c, d = 1.0, 1.0 / clamp(1.0 - (a + b) * x / (a + 1.0))
-    h = d
-    for m in range(1, 1000):
-        for num in (
-            m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m)),  # the even term, then the odd
-            -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1)),
-        ):
-            d = 1.0 / clamp(1.0 + num * d)
-            c = clamp(1.0 + num / c)
-            h *= d * c
-        if abs(d * c - 1.0) < 1e-15:
-            break
-    return h
-
-
-def incomplete_beta(a, b, x):
-    """The regularized incomplete beta function I_x(a, b), 0 <= x <= 1."""
-    if x <= 0 or x >= 1:
-        return 0.0 if x <= 0 else 1.0
-    front = math.exp(math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(x) + b * math.log1p(-x))
-    if x < (a + 1) / (a + b + 2):
-        return front * _beta_fraction(a, b, x) / a
-    return 1.0 - front * _beta_fraction(b, a, 1 - x) / b
-
-
-def welch(a, b):
-    """Welch's t-test of two samples' means (unequal variances): (t, degrees of freedom, two-sided p);
-    p = I_{df / (df + t^2)}(df / 2, 1 / 2), the tail of Student's t on both sides."""
-    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
-    va, vb = a.var(ddof=1) / len(a), b.var(ddof=1) / len(b)
-    t = (a.mean() - b.mean()) / math.sqrt(va + vb)
-    df = (va + vb) ** 2 / (va**2 / (len(a) - 1) + vb**2 / (len(b) - 1))
-    return t, df, incomplete_beta(df / 2, 0.5, df / (df + t * t))
-
-
-def mcnemar(only_a_wrong, only_b_wrong):
-    """McNemar's exact test of two classifiers on the same images: the two-sided p value of the
-    discordant counts (images only A got wrong, images only B got wrong) under the null that either is
-    equally likely, P = min(1, 2 P(X <= min) ) for X ~ Binomial(b + c, 1/2)."""
-    b, c = int(only_a_wrong), int(only_b_wrong)
-    n, k = b + c, min(b, c)
-    if n == 0:
-        return 1.0
-    log_terms = [
-        math.lgamma(n + 1) - math.lgamma(i + 1) - math.lgamma(n - i + 1) - n * math.log(2) for i in range(k + 1)
-    ]
-    top = max(log_terms)
-    return min(1.0, 2 * math.exp(top) * sum(math.exp(t - top) for t in log_terms))
-
-
-def paired_bootstrap(wrong_a, wrong_b, draws=10000, seed=0):
-    """The 95% percentile interval of error(A) - error(B) over `draws` resamples of the images (the
-    same resample for both: paired), from a seeded stream. wrong_a, wrong_b: 0/1 per image."""
-    a, b = np.asarray(wrong_a, dtype=float), np.asarray(wrong_b, dtype=float)
-    if a.shape != b.shape:
-        raise ValueError("paired_bootstrap: the two runs were evaluated on different numbers of images")
-    rng = np.random.default_rng(seed)
-    d = a - b
-    means = np.array([d[rng.integers(0, len(d), len(d))].mean() for _ in range(draws)])
-    return float(np.percentile(means, 2.5)), float(np.percentile(means, 97.5))
-
-
 def paired_table(name_a, pred_a, name_b, pred_b):
     """A markdown table comparing two runs image by image: pred_* are DataFrames (index, label, answer)
     of the same images (glimpse eval --predictions). Errors, their difference with its paired
@@ -675,7 +527,7 @@ def paired_table(name_a, pred_a, name_b, pred_b):
         raise ValueError("the two evaluations are not of the same images (same task, split and canvases)")
     wa = (pred_a["answer"] != pred_a["label"]).to_numpy()
     wb = (pred_b["answer"] != pred_b["label"]).to_numpy()
-    lo, hi = paired_bootstrap(wa, wb)
+    lo, hi = stats.paired_bootstrap(wa, wb)
     only_a, only_b = int((wa & ~wb).sum()), int((wb & ~wa).sum())
     return "\n".join(
         [
@@ -683,7 +535,7 @@ def paired_table(name_a, pred_a, name_b, pred_b):
             "|---|---|---|---|---|---|---|---|---|---|",
             f"| {name_a} | {name_b} | {len(wa)} | {100 * wa.mean():.2f} | {100 * wb.mean():.2f} | "
             f"{100 * (wa.mean() - wb.mean()):+.2f} | [{100 * lo:+.2f}, {100 * hi:+.2f}] | {only_a} | {only_b} | "
-            f"{mcnemar(only_a, only_b):.3g} |",
+            f"{stats.mcnemar(only_a, only_b):.3g} |",
         ]
     )
 
@@ -695,7 +547,7 @@ def compare_table(df_a, df_b):
     lines = ["| error % | A (n) | B (n) | A - B | Welch's t | df | two-sided p |", "|---|---|---|---|---|---|---|"]
     for label, col in (("validation (selected)", "best_val_error"), ("test at it (M=1)", "test_error_at_best")):
         a, b = df_a[col].to_numpy(dtype=float), df_b[col].to_numpy(dtype=float)
-        t, df, p = welch(a, b)
+        t, df, p = stats.welch(a, b)
         lines.append(
             f"| {label} | {_percent_mean_std(a)} ({len(a)}) | {_percent_mean_std(b)} ({len(b)}) | "
             f"{100 * (a.mean() - b.mean()):+.2f} | {t:.2f} | {df:.1f} | {p:.3g} |"

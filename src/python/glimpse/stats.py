@@ -8,10 +8,14 @@ many seeds a difference needs. Scores are error rates (fractions): lower is bett
     stats.probability_of_improvement(errors_a, errors_b)           # P(a run of A beats a run of B)
     stats.seeds_needed(difference=0.002, std=0.0015)               # per side, two-sided 5%, power 80%
     stats.performance_profile({"gaussian": {"cluttered60": [...], ...}, ...}, taus)   # across tasks
+    stats.welch(errors_a, errors_b)                                # two configurations' seeds
+    stats.mcnemar(only_a_wrong, only_b_wrong); stats.paired_bootstrap(wrong_a, wrong_b)  # image by image
+The distributions come from SciPy (Debian's python3-scipy).
 """
 import math
 
 import numpy as np
+from scipy import stats as _scipy
 
 __all__ = [
     "iqm",
@@ -22,6 +26,9 @@ __all__ = [
     "performance_profile",
     "profile_table",
     "stats_table",
+    "welch",
+    "mcnemar",
+    "paired_bootstrap",
 ]
 
 
@@ -61,48 +68,6 @@ def probability_of_improvement(errors_a, errors_b):
     return float(((a < b) + 0.5 * (a == b)).mean())
 
 
-def _normal_quantile(p):
-    """The standard normal quantile (Acklam's rational approximation, |error| < 1.2e-9)."""
-    a = [
-        -3.969683028665376e01,
-        2.209460984245205e02,
-        -2.759285104469687e02,
-        1.383577518672690e02,
-        -3.066479806614716e01,
-        2.506628277459239e00,
-    ]
-    b = [
-        -5.447609879822406e01,
-        1.615858368580409e02,
-        -1.556989798598866e02,
-        6.680131188771972e01,
-        -1.328068155288572e01,
-    ]
-    c = [
-        -7.784894002430293e-03,
-        -3.223964580411365e-01,
-        -2.400758277161838e00,
-        -2.549732539343734e00,
-        4.374664141464968e00,
-        2.938163982698783e00,
-    ]
-    d = [7.784695709041462e-03, 3.224671290700398e-01, 2.445134137142996e00, 3.754408661907416e00]
-    if p < 0.02425:
-        q = math.sqrt(-2 * math.log(p))
-        return (((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5]) / (
-            (((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1
-        )
-    if p > 1 - 0.02425:
-        return -_normal_quantile(1 - p)
-    q = p - 0.5
-    r = q * q
-    return (
-        (((((a[0] * r + a[1]) * r + a[2]) * r + a[3]) * r + a[4]) * r + a[5])
-        * q
-        / (((((b[0] * r + b[1]) * r + b[2]) * r + b[3]) * r + b[4]) * r + 1)
-    )
-
-
 def seeds_needed(difference, std, alpha=0.05, power=0.8):
     """Seeds per side for a two-sided test at level alpha to detect a true difference of means
     `difference` with probability `power`, runs spreading with standard deviation `std`:
@@ -110,7 +75,7 @@ def seeds_needed(difference, std, alpha=0.05, power=0.8):
     least 2. A t-test needs one or two more at these small n."""
     if difference == 0:
         return math.inf
-    z = _normal_quantile(1 - alpha / 2) + _normal_quantile(power)
+    z = _scipy.norm.ppf(1 - alpha / 2) + _scipy.norm.ppf(power)
     return max(2, math.ceil(2 * (z * std / difference) ** 2))
 
 
@@ -193,3 +158,33 @@ def profile_table(errors, taus=(1.1, 1.5, 2, 4)):
         cells = " | ".join(f"{p[i]:.2f} [{lo[i]:.2f}, {hi[i]:.2f}]" for i in range(len(taus)))
         lines.append(f"| {v} | {len(errors[v])} | {sum(len(r) for r in errors[v].values())} | {cells} |")
     return "\n".join(lines)
+
+
+def welch(a, b):
+    """Welch's t-test of two samples' means (unequal variances): (t, degrees of freedom (Welch-
+    Satterthwaite), two-sided p), as scipy.stats.ttest_ind(a, b, equal_var=False)."""
+    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    va, vb = a.var(ddof=1) / len(a), b.var(ddof=1) / len(b)
+    t = (a.mean() - b.mean()) / math.sqrt(va + vb)
+    df = (va + vb) ** 2 / (va**2 / (len(a) - 1) + vb**2 / (len(b) - 1))
+    return float(t), float(df), float(2 * _scipy.t.sf(abs(t), df))
+
+
+def mcnemar(only_a_wrong, only_b_wrong):
+    """McNemar's exact test of two classifiers on the same images: the two-sided p value of the
+    discordant counts (images only A got wrong, images only B got wrong) under the null that either is
+    equally likely: the exact binomial test of b of b + c at 1/2 (1 without discordant images)."""
+    b, c = int(only_a_wrong), int(only_b_wrong)
+    return 1.0 if b + c == 0 else float(_scipy.binomtest(b, b + c, 0.5).pvalue)
+
+
+def paired_bootstrap(wrong_a, wrong_b, draws=10000, seed=0):
+    """The 95% percentile interval of error(A) - error(B) over `draws` resamples of the images (the
+    same resample for both: paired), from a seeded stream. wrong_a, wrong_b: 0/1 per image."""
+    a, b = np.asarray(wrong_a, dtype=float), np.asarray(wrong_b, dtype=float)
+    if a.shape != b.shape:
+        raise ValueError("paired_bootstrap: the two runs were evaluated on different numbers of images")
+    rng = np.random.default_rng(seed)
+    d = a - b
+    means = np.array([d[rng.integers(0, len(d), len(d))].mean() for _ in range(draws)])
+    return float(np.percentile(means, 2.5)), float(np.percentile(means, 97.5))

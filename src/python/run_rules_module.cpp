@@ -1,0 +1,60 @@
+// glimpse._core's run-file rules for glimpse.runs: the C++ that glimpse summarize, the trainer and
+// glimpse verify apply (src/store/run_rules.h, src/store/file_checksum.h, src/core/stats.h), bound so
+// that Python selects, pools, chooses checkpoints and checks checksums with the same code:
+//   non_configuration_options() -> [str]; run_metadata_attributes() -> [str]
+//   is_configuration_option(name) -> bool
+//   selected_evaluation(val_errors) -> int (-1: none with a finite validation error)
+//   chosen_checkpoint_slot([(name, complete, step)]) -> str ("" when none is complete)
+//   seed_stats(values) -> {"n", "mean", "std", "ci95"} (NaN where undefined); student95(df) -> float
+//   check_file_checksum(path, required=False) -> bool; reseal_file_checksum(path)
+// Errors (a damaged file) are glimpse::Error, which the module turns into ValueError.
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <map>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "src/core/stats.h"
+#include "src/store/file_checksum.h"
+#include "src/store/run_rules.h"
+
+namespace py = pybind11;
+
+void BindRunRules(py::module_& m) {
+  m.def("non_configuration_options", &glimpse::NonConfigurationOptions,
+        "Options that do not make a configuration (the seed, how a run was run).");
+  m.def("run_metadata_attributes", &glimpse::RunMetadataAttributes,
+        "Root attributes that describe the file, not the run's options.");
+  m.def("is_configuration_option", &glimpse::IsConfigurationOption, py::arg("name"),
+        "Whether a root attribute belongs to the configuration key.");
+  m.def(
+      "selected_evaluation",
+      [](const std::vector<double>& val) {
+        const std::size_t i = glimpse::SelectedEvaluation(val);
+        return i == val.size() ? -1 : static_cast<long>(i);
+      },
+      py::arg("val_errors"), "The first evaluation with the lowest finite validation error (-1: none).");
+  m.def(
+      "chosen_checkpoint_slot",
+      [](const std::vector<std::tuple<std::string, bool, std::int64_t>>& slots) {
+        std::vector<glimpse::CheckpointSlot> s;
+        for (const auto& [name, complete, step] : slots) s.push_back({name, complete, step});
+        return glimpse::ChosenCheckpointSlot(s);
+      },
+      py::arg("slots"), "The complete slot with the most steps, from (name, complete, step) tuples; \"\" if none.");
+  m.def(
+      "seed_stats",
+      [](const std::vector<double>& values) {
+        const glimpse::SeedStats s = glimpse::Summarize(values);
+        return std::map<std::string, double>{{"n", s.n}, {"mean", s.mean}, {"std", s.std}, {"ci95", s.ci95}};
+      },
+      py::arg("values"), "n, mean, sample std and the 95% interval's half-width (Student's t) of the values.");
+  m.def("student95", &glimpse::Student95, py::arg("df"), "The two-sided 95% quantile of Student's t.");
+  m.def("check_file_checksum", &glimpse::CheckFileChecksum, py::arg("path"), py::arg("required") = false,
+        "True when the file's bytes match its trailer; False for an older file without one (unless "
+        "required); ValueError naming the file otherwise.");
+  m.def("reseal_file_checksum", &glimpse::ResealFileChecksum, py::arg("path"),
+        "Replaces the file's trailer with one for its current bytes (after an edit with h5py).");
+}

@@ -1,0 +1,68 @@
+// The rules every reader of run files applies, written once: glimpse summarize, the trainer's
+// checkpoints and the Python package (glimpse.runs calls them through glimpse._core), so C++ and
+// Python select, group and resume alike (docs/run_file.md).
+#pragma once
+
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace glimpse {
+
+// Options that do not make a configuration: the seed, and how a run was run. Runs whose other options
+// all agree differ "only in seed" and are pooled as seeds of one configuration.
+inline const std::vector<std::string>& NonConfigurationOptions() {
+  static const std::vector<std::string> names = {"seed",      "run-id",     "threads", "parallel",  "data-dir",
+                                                 "log-every", "test-every", "stop-at", "grad-norms"};
+  return names;
+}
+
+// Root attributes that describe the file, not the run's options (docs/run_file.md).
+inline const std::vector<std::string>& RunMetadataAttributes() {
+  static const std::vector<std::string> names = {
+      "glimpse_version",  "source_commit", "created_utc", "parameters",       "slim",
+      "stopped_reason",   "trained_by",    "epochs_done", "data_fingerprint", "train_mflop_per_image",
+      "stopped_at_target"};
+  return names;
+}
+
+// Whether a root attribute (or resolved option) NAME belongs to the configuration key: not a
+// non-configuration option, not metadata, not a resume's record (rollback_*).
+inline bool IsConfigurationOption(const std::string& name) {
+  for (const auto* list : {&NonConfigurationOptions(), &RunMetadataAttributes()})
+    for (const std::string& n : *list)
+      if (n == name) return false;
+  return name.rfind("rollback_", 0) != 0;
+}
+
+// The evaluation a run is selected by: the first one with the lowest finite validation error (the
+// trainer's /best is saved at each evaluation that strictly lowers it: the same one). Its test error is
+// reported, never used to choose. `val.size()` when no evaluation has a finite validation error.
+inline std::size_t SelectedEvaluation(const std::vector<double>& val) {
+  std::size_t best = val.size();
+  for (std::size_t i = 0; i < val.size(); ++i)
+    if (std::isfinite(val[i]) && (best == val.size() || val[i] < val[best])) best = i;
+  return best;
+}
+
+// A checkpoint slot as a reader finds it: its group name, whether its "complete" attribute is "1",
+// and its step (-1 without one).
+struct CheckpointSlot {
+  std::string name;
+  bool complete = false;
+  std::int64_t step = -1;
+};
+
+// The slot a resume or an evaluation loads: the complete one with the most steps (the first such in
+// `slots`' order); "" when none is complete.
+inline std::string ChosenCheckpointSlot(const std::vector<CheckpointSlot>& slots) {
+  std::string best;
+  std::int64_t best_step = -1;
+  for (const CheckpointSlot& s : slots)
+    if (s.complete && s.step >= 0 && s.step > best_step) best = s.name, best_step = s.step;
+  return best;
+}
+
+}  // namespace glimpse

@@ -1,0 +1,56 @@
+// The rules every reader of run files applies (src/store/run_rules.h; glimpse.runs calls the same
+// code through glimpse._core, tests/scripts/test_python_tools.sh): selection by validation error, the
+// configuration key's options, the checkpoint slot a resume loads, and resealing a file's checksum.
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <iterator>
+
+#include "src/core/error.h"
+#include "src/store/file_checksum.h"
+#include "src/store/run_rules.h"
+#include "tests/cli/cli_helpers.h"
+
+using namespace glimpse;
+
+TEST_CASE("a run is selected by its first lowest finite validation error", "[unit]") {
+  CHECK(SelectedEvaluation({0.3, 0.2, 0.25, 0.2}) == 1);  // the first of two equal minima
+  CHECK(SelectedEvaluation({NAN, 0.5, NAN, 0.4}) == 3);   // a NaN evaluation is never selected
+  CHECK(SelectedEvaluation({NAN, NAN}) == 2);             // none: the size
+  CHECK(SelectedEvaluation({}) == 0);
+}
+
+TEST_CASE("the configuration key leaves out the seed, how a run ran and the file's metadata", "[unit]") {
+  for (const char* name : {"seed", "run-id", "threads", "data-dir", "test-every", "grad-norms", "source_commit",
+                           "stopped_at_target", "rollback_1"})
+    CHECK_FALSE(IsConfigurationOption(name));
+  for (const char* name : {"env", "attention", "lr", "epochs", "glimpses", "seeds"}) CHECK(IsConfigurationOption(name));
+}
+
+TEST_CASE("a resume loads the complete checkpoint slot with the most steps", "[unit]") {
+  CHECK(ChosenCheckpointSlot({{"/checkpoint", true, 10}, {"/checkpoint_next", true, 20}}) == "/checkpoint_next");
+  CHECK(ChosenCheckpointSlot({{"/checkpoint", true, 10}, {"/checkpoint_next", false, 20}}) == "/checkpoint");
+  CHECK(ChosenCheckpointSlot({{"/checkpoint", true, 10}, {"/checkpoint_next", true, 10}}) == "/checkpoint");
+  CHECK(ChosenCheckpointSlot({{"/checkpoint", false, 10}, {"/checkpoint_new", true, -1}}).empty());
+}
+
+TEST_CASE("resealing replaces a file's checksum trailer instead of stacking a second one", "[unit]") {
+  const std::string p = test::TempDir() + "/glimpse_reseal.h5";
+  const std::string body = std::string("\x89HDF\r\n\x1a\n\x02", 9) + std::string(100, 'x');
+  std::ofstream(p, std::ios::binary) << body;
+  AppendFileChecksum(p);
+  CHECK(CheckFileChecksum(p, true));
+  {  // an edit after the trailer was written (as h5py leaves a file that did not grow): refused
+    std::fstream f(p, std::ios::binary | std::ios::in | std::ios::out);
+    f.seekp(20);
+    f.put('y');
+  }
+  CHECK_THROWS_WITH(CheckFileChecksum(p, true), Catch::Contains("is damaged"));
+  ResealFileChecksum(p);
+  CHECK(CheckFileChecksum(p, true));
+  std::ifstream in(p, std::ios::binary);
+  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  CHECK(bytes.size() == body.size() + 25);  // one trailer: "\n#glimpse crc32 " + 8 hex digits + "\n"
+  std::remove(p.c_str());
+}
