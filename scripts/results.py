@@ -34,6 +34,9 @@
         the glimpse eval results recorded in each run file (/evaluations), per split, checkpoint,
         epoch and M: the error on the run's own canvases and on canvases of other seeds
         (glimpse eval --canvas-seed S: mean +- std over the seeds)
+    scripts/results.py --grad-norms EXPERIMENT|RUN.h5 ...
+        per run trained with --grad-norms: each module's gradient norm (median over the second half of
+        its logged steps, before clipping) and the read's (location) over the classifier's (action)
     scripts/results.py --compare EXPERIMENT_A EXPERIMENT_B
         two experiments of one configuration each (runs that differ only in seed, at least 2 a side):
         their validation error and validation-selected test error, mean +- std, and Welch's t-test
@@ -60,6 +63,7 @@ try:
         configuration_groups,
         errors_by,
         evaluations_table,
+        grad_norms_table,
         group_seeds,
         load_run,
         load_runs,
@@ -175,6 +179,9 @@ def main(argv):
                 )
                 return 2
         print(compare_table(*sides))
+        return 0
+    if argv[0] == "--grad-norms":
+        print(grad_norms_table(load_runs(run_paths(argv[1:]))))
         return 0
     if argv[0] == "--evaluations":
         print(evaluations_table([load_run(p) for p in run_paths(argv[1:])]))

@@ -63,6 +63,7 @@ __all__ = [
     "compare_table",
     "paired_table",
     "selection_table",
+    "grad_norms_table",
     "evaluations_table",
     "pivot_table",
 ]
@@ -592,6 +593,35 @@ def selection_table(df, last=10):
             f"{head}{pm(sv)} | {pm(st)} | {pm(st - sv)} | {pm(lv)} | {pm(lt)} | {pm(lt - lv)} | {pm(st - lt)} |"
         )
     return "\n".join(lines)
+
+
+def grad_norms_table(df):
+    """A markdown table of each run's gradient norms per module (runs trained with --grad-norms:
+    /train/grad_norm_MODULE, before clipping): the median over the second half of the run's logged
+    steps, and the read's (location's) median over the classifier's (action's), early (the first
+    quarter) and late (the second half). Runs without them are left out."""
+    rows, modules = [], ["action", "location", "glimpse", "core", "context"]
+    for _, r in df.iterrows():
+        tr = r["train"]
+        if "grad_norm_action" not in tr or not len(tr):
+            continue
+        n = len(tr)
+        late, early = tr.iloc[n // 2 :], tr.iloc[: max(1, n // 4)]
+
+        def ratio(part):
+            return float((part["grad_norm_location"] / part["grad_norm_action"]).median())
+
+        cells = [f"{late[f'grad_norm_{m}'].median():.3g}" if f"grad_norm_{m}" in tr else "-" for m in modules]
+        rows.append(
+            f"| {r.get('run-id') or r['run']} | {100 * r['best_val_error']:.2f} | "
+            + " | ".join(cells)
+            + f" | {ratio(early):.3g} | {ratio(late):.3g} |"
+        )
+    head = (
+        "| run | best val error % | " + " | ".join(modules) + " (median, second half) | "
+        "location / action, first quarter | location / action, second half |"
+    )
+    return "\n".join([head, "|" + "---|" * (len(modules) + 4)] + rows)
 
 
 def evaluations_table(runs):
