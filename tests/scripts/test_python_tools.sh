@@ -226,6 +226,18 @@ table = results.compare_table(*[results.load_runs(results.run_paths([sys.argv[1]
 assert "| 1.35 +- 0.06 (3) | 1.69 +- 0.12 (3) | -0.34 | -4.40 | 2.8 | 0.025 |" in table, table
 assert "| 1.47 +- 0.09 (3) | 1.74 +- 0.05 (3) | -0.27 | -4.46 | 2.9 | 0.0223 |" in table, table
 print("welch: ok")
+# Gradient norms per module (results.py --grad-norms) on a committed --grad-norms screen: its row's
+# medians and its late location / action ratio against the series read straight from the file.
+import h5py, numpy as np
+path = sys.argv[1] + "/results/attention100_diagnosis/runs/draw-translated100-s1.h5"
+table = results.grad_norms_table(results.load_runs([path]))
+cells = [c.strip() for c in table.splitlines()[2].strip("|").split("|")]
+with h5py.File(path, "r") as f:
+    tr = {k: np.asarray(f["train"][k]) for k in ("grad_norm_action", "grad_norm_location")}
+late = slice(len(tr["grad_norm_action"]) // 2, None)
+assert cells[0] == "draw-translated100-s1" and cells[2] == f"{np.median(tr['grad_norm_action'][late]):.3g}", cells
+assert cells[8] == f"{np.median(tr['grad_norm_location'][late] / tr['grad_norm_action'][late]):.3g}", cells
+print("grad norms: ok")
 PY
 if "$py" "$root/scripts/results.py" --compare "$tmp/results/seeds/s1.h5" "$tmp/results/seeds/s2.h5" 2>/dev/null; then
   echo "FAIL: results.py --compare accepted a side of one run"; exit 1

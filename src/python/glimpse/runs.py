@@ -598,8 +598,8 @@ def selection_table(df, last=10):
 def grad_norms_table(df):
     """A markdown table of each run's gradient norms per module (runs trained with --grad-norms:
     /train/grad_norm_MODULE, before clipping): the median over the second half of the run's logged
-    steps, and the read's (location's) median over the classifier's (action's), early (the first
-    quarter) and late (the second half). Runs without them are left out."""
+    steps ("late"), and the median of the read's (location's) over the classifier's (action's), early
+    (the first quarter of the logged steps) and late. Runs without them are left out."""
     rows, modules = [], ["action", "location", "glimpse", "core", "context"]
     for _, r in df.iterrows():
         tr = r["train"]
@@ -618,8 +618,8 @@ def grad_norms_table(df):
             + f" | {ratio(early):.3g} | {ratio(late):.3g} |"
         )
     head = (
-        "| run | best val error % | " + " | ".join(modules) + " (median, second half) | "
-        "location / action, first quarter | location / action, second half |"
+        "| run | best val error % | " + " | ".join(f"{m}, late" for m in modules) + " | "
+        "location / action, early | location / action, late |"
     )
     return "\n".join([head, "|" + "---|" * (len(modules) + 4)] + rows)
 
