@@ -10,7 +10,8 @@
 // dense rewards), G' = G or, with --reward-norm, G normalised over the batch at each step (mean 0,
 // std 1), and A_{t,n} = G'_{t,n} - b_{t,n}, the baseline a constant of the gradient, chosen among the
 // registered kinds (baseline.h: none, learned, average, loo, self-critical). The self-critical
-// baseline needs the greedy episode's returns: SetGreedy before Compute.
+// baseline compares with the greedy episode's returns, which Compute takes as an argument
+// (GreedyReturns makes them from the greedy episode's trace).
 // Rows whose location is the policy's expectation (semi-sampling) carry no REINFORCE gradient.
 #pragma once
 
@@ -61,19 +62,20 @@ class Estimator {
     per_step_ = reward.per_step;
   }
 
-  // True when Compute needs SetGreedy first (the self-critical baseline).
+  // True when Compute needs the greedy episodes' returns (the self-critical baseline).
   bool needs_greedy() const { return policy_ != nullptr && baseline_->greedy(); }
-  // Records the returns of the greedy (policy-mean) episodes of the rows that the next Compute
-  // scores: r their trace, reward (N) their 0/1 rewards.
-  void SetGreedy(const PolicyTrace<T>& r, const std::int32_t* labels, const T* reward) {
-    Returns(r, labels, reward, greedy_);
-    greedy_rows_ = r.rows;
+  // The returns G (T N) of the greedy (policy-mean) episodes of the rows the next Compute scores, into
+  // `out`: r their trace, reward (N) their 0/1 rewards. Compute's argument `greedy`.
+  void GreedyReturns(const PolicyTrace<T>& r, const std::int32_t* labels, const T* reward, std::vector<double>& out) {
+    Returns(r, labels, reward, out);
   }
 
   // Reads the trace r, labels (N) and reward (N) in {0, 1}; writes the signals s (sized by the
-  // model: probs, dlogits (N, C), dpre (T N, K), dbaseline (T N, 1)). The baseline's state moves on
+  // model: probs, dlogits (N, C), dpre (T N, K), dbaseline (T N, 1)). greedy: GreedyReturns of the
+  // same rows, needed by the self-critical baseline only (needs_greedy). The baseline's state moves on
   // by one batch (State() before and SetState() after undo that, for probe batches).
-  LossReport Compute(const PolicyTrace<T>& r, const std::int32_t* labels, const T* reward, LossSignals<T>& s) {
+  LossReport Compute(const PolicyTrace<T>& r, const std::int32_t* labels, const T* reward, LossSignals<T>& s,
+                     const std::vector<double>* greedy_returns = nullptr) {
     const int N = r.rows, TT = r.steps, C = static_cast<int>(r.logits.shape(1));
     const int K = static_cast<int>(r.head.shape(1));
     const bool steps = HasStepLogits(r);
@@ -96,11 +98,12 @@ class Estimator {
     // Returns G' (normalised or not) and the greedy episode's, normalised alike.
     Returns(r, labels, reward, returns_);
     const bool greedy = baseline_->greedy();
-    Check(!greedy || greedy_rows_ == N, "the self-critical baseline needs SetGreedy on the same rows first");
+    Check(!greedy || (greedy_returns && greedy_returns->size() == returns_.size()),
+          "the self-critical baseline needs the greedy episodes' returns of the same rows (GreedyReturns)");
+    if (greedy) greedy_ = *greedy_returns;  // normalised below alike, the caller's copy left as it is
     for (int t = 0; t < TT; ++t)
       Normalise(returns_.data() + static_cast<std::size_t>(t) * N, N,
                 greedy ? greedy_.data() + static_cast<std::size_t>(t) * N : nullptr);
-    greedy_rows_ = -1;
     // REINFORCE and entropy.
     std::fill(s.dpre.begin(), s.dpre.end(), T(0));
     const T k = static_cast<T>(-cfg_.rl_weight / N), ke = static_cast<T>(-cfg_.entropy / N);
@@ -222,7 +225,6 @@ class Estimator {
   bool per_step_ = false;
   std::vector<double> returns_, greedy_, none_, correct_, step_ce_;  // (T N), (T N), empty, (N), (T N)
   std::vector<T> step_probs_;                                        // (T N, C)
-  int greedy_rows_ = -1;  // rows of the last SetGreedy, until a Compute uses it
 };
 
 }  // namespace glimpse

@@ -173,17 +173,18 @@ LossReport Trainer::ComputeGradients(const std::int64_t* indices, int images, st
   agent_->set_sensor_timer(profile_ ? &profile_->sensor : nullptr);
   Render(train_batch_, Split::kTrain, batch_idx_.data(), N, epoch);
   timer.Lap(&Profile::task);
-  if (estimator_->needs_greedy()) {  // the self-critical baseline: the greedy episode first
+  const bool greedy = estimator_->needs_greedy();
+  if (greedy) {  // the self-critical baseline: the greedy episode first
     agent_->Forward(train_batch_, LocationMode::kMean, nullptr, 0.0);
     for (int n = 0; n < N; ++n) reward_[n] = agent_->answers()[n] == train_batch_.labels[n] ? 1.0f : 0.0f;
-    estimator_->SetGreedy(agent_->trace(), train_batch_.labels.data(), reward_.data());
+    estimator_->GreedyReturns(agent_->trace(), train_batch_.labels.data(), reward_.data(), greedy_returns_);
   }
   agent_->Forward(train_batch_, LocationMode::kSample, &rng, cfg_.semi_sampling);
   timer.Lap(&Profile::forward);
   const std::int32_t* answers = agent_->answers();
   for (int n = 0; n < N; ++n) reward_[n] = answers[n] == train_batch_.labels[n] ? 1.0f : 0.0f;
-  const LossReport rep =
-      estimator_->Compute(agent_->trace(), train_batch_.labels.data(), reward_.data(), agent_->signals());
+  const LossReport rep = estimator_->Compute(agent_->trace(), train_batch_.labels.data(), reward_.data(),
+                                             agent_->signals(), greedy ? &greedy_returns_ : nullptr);
   timer.Lap(&Profile::loss);
   agent_->store().ZeroGrad();
   agent_->Backward();

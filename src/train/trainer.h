@@ -154,6 +154,7 @@ class Trainer {
   Batch train_batch_, eval_batch_;
   std::vector<std::int64_t> batch_idx_;  // (B M) training rows: each image's index M times
   std::vector<float> reward_;            // (B M)
+  std::vector<double> greedy_returns_;   // (T B M): the greedy episodes' returns (self-critical baseline)
   std::unique_ptr<Optimizer<float>> opt_;
   // --average: the parameter average that evaluation selects and /best keeps (null: off). Its buffer is
   // checkpointed as optimizer state "average".

@@ -69,7 +69,7 @@ Stats Estimate(const LocationPolicy<double>& pol, const std::vector<double>& pre
   Stats s(K);
   std::vector<double> noise;
   PolicyTrace<double> greedy = OneStep(K);
-  std::vector<double> greedy_reward(kRows);
+  std::vector<double> greedy_reward(kRows), greedy_returns;
   const auto* categorical = dynamic_cast<const CategoricalPolicy<double>*>(&pol);
   for (int b = 0; b < batches; ++b) {
     if (est.needs_greedy()) {
@@ -81,7 +81,7 @@ Stats Estimate(const LocationPolicy<double>& pol, const std::vector<double>& pre
                                : LocationPolicy<double>::kExpected;
         greedy_reward[n] = reward_of(greedy.loc.data() + 2 * n, greedy.choice[n], rng);
       }
-      est.SetGreedy(greedy, labels.data(), greedy_reward.data());
+      est.GreedyReturns(greedy, labels.data(), greedy_reward.data(), greedy_returns);
     }
     for (int n = 0; n < kRows; ++n) {
       std::copy(head.begin(), head.end(), r.head.data() + n * K);
@@ -93,7 +93,7 @@ Stats Estimate(const LocationPolicy<double>& pol, const std::vector<double>& pre
       reward[n] = reward_of(r.loc.data() + 2 * n, r.choice[n], rng);
       r.baseline.data()[n] = learned_b;
     }
-    est.Compute(r, labels.data(), reward.data(), sig);
+    est.Compute(r, labels.data(), reward.data(), sig, est.needs_greedy() ? &greedy_returns : nullptr);
     std::vector<double> g(K, 0.0);
     for (int n = 0; n < kRows; ++n)
       for (int k = 0; k < K; ++k) g[k] -= sig.dpre.data()[n * K + k];  // loss gradient -> reward gradient

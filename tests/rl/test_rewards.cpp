@@ -120,18 +120,19 @@ TEST_CASE("Self-critical baseline needs the greedy episode of the same rows", "[
   s.probs.resize({2, 2}), s.dlogits.resize({2, 2}), s.dpre.resize({2, 2}), s.dbaseline.resize({2, 1});
   const std::int32_t labels[2] = {0, 1};
   const double sampled[2] = {1, 0}, greedy[2] = {1, 1};
-  CHECK_THROWS_WITH(est.Compute(r, labels, sampled, s), Catch::Contains("SetGreedy"));
+  CHECK_THROWS_WITH(est.Compute(r, labels, sampled, s), Catch::Contains("GreedyReturns"));
   r.loc(0, 0) = 0.3;  // row 0 moved right, row 1 stayed
-  est.SetGreedy(r, labels, greedy);
-  est.Compute(r, labels, sampled, s);
+  std::vector<double> g;
+  est.GreedyReturns(r, labels, greedy, g);
+  est.Compute(r, labels, sampled, s, &g);
   // A = R - R_greedy: row 0 gets 0 (as good as greedy), row 1 gets -1.
   CHECK(s.dpre(0, 0) == Approx(0.0).margin(1e-15));
   CHECK(s.dpre(1, 0) == Approx(0.0).margin(1e-15));  // l = mu there: a zero score
   r.loc(1, 1) = -0.2;
-  est.SetGreedy(r, labels, greedy);
-  est.Compute(r, labels, sampled, s);
-  CHECK(s.dpre(1, 1) == Approx(-(1.0 / 2) * -1.0 * (-0.2) / 0.09));                     // -(1/N) A score
-  CHECK_THROWS_WITH(est.Compute(r, labels, sampled, s), Catch::Contains("SetGreedy"));  // used once
+  est.Compute(r, labels, sampled, s, &g);  // the same greedy returns, passed again: the same advantage
+  CHECK(s.dpre(1, 1) == Approx(-(1.0 / 2) * -1.0 * (-0.2) / 0.09));  // -(1/N) A score
+  const std::vector<double> other_rows(1, 1.0);
+  CHECK_THROWS_WITH(est.Compute(r, labels, sampled, s, &other_rows), Catch::Contains("same rows"));
   EstimatorConfig plain;
   CHECK_FALSE(Estimator<double>(plain, &pol).needs_greedy());
 }
