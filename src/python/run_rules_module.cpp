@@ -1,11 +1,10 @@
 // glimpse._core's run-file rules for glimpse.runs: the C++ that glimpse summarize, the trainer and
 // glimpse verify apply (src/store/run_rules.h, src/store/file_checksum.h, src/core/stats.h), bound so
 // that Python selects, pools, chooses checkpoints and checks checksums with the same code:
-//   non_configuration_options() -> [str]; run_metadata_attributes() -> [str]
 //   is_configuration_option(name) -> bool
 //   selected_evaluation(val_errors) -> int (-1: none with a finite validation error)
 //   chosen_checkpoint_slot([(name, complete, step)]) -> str ("" when none is complete)
-//   seed_stats(values) -> {"n", "mean", "std", "ci95"} (NaN where undefined); student95(df) -> float
+//   seed_stats(values) -> {"n", "mean", "std", "ci95"} (NaN where undefined)
 //   check_file_checksum(path, required=False) -> bool; reseal_file_checksum(path)
 // Errors (a damaged file) are glimpse::Error, which the module turns into ValueError.
 #include <pybind11/pybind11.h>
@@ -23,10 +22,6 @@
 namespace py = pybind11;
 
 void BindRunRules(py::module_& m) {
-  m.def("non_configuration_options", &glimpse::NonConfigurationOptions,
-        "Options that do not make a configuration (the seed, how a run was run).");
-  m.def("run_metadata_attributes", &glimpse::RunMetadataAttributes,
-        "Root attributes that describe the file, not the run's options.");
   m.def("is_configuration_option", &glimpse::IsConfigurationOption, py::arg("name"),
         "Whether a root attribute belongs to the configuration key.");
   m.def(
@@ -51,7 +46,6 @@ void BindRunRules(py::module_& m) {
         return std::map<std::string, double>{{"n", s.n}, {"mean", s.mean}, {"std", s.std}, {"ci95", s.ci95}};
       },
       py::arg("values"), "n, mean, sample std and the 95% interval's half-width (Student's t) of the values.");
-  m.def("student95", &glimpse::Student95, py::arg("df"), "The two-sided 95% quantile of Student's t.");
   m.def("check_file_checksum", &glimpse::CheckFileChecksum, py::arg("path"), py::arg("required") = false,
         "True when the file's bytes match its trailer; False for an older file without one (unless "
         "required); ValueError naming the file otherwise.");

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "src/store/run_attributes.h"
+
 namespace glimpse {
 
 // Options that do not make a configuration: the seed, and how a run was run. Runs whose other options
@@ -22,9 +24,8 @@ inline const std::vector<std::string>& NonConfigurationOptions() {
 // Root attributes that describe the file, not the run's options (docs/run_file.md).
 inline const std::vector<std::string>& RunMetadataAttributes() {
   static const std::vector<std::string> names = {
-      "glimpse_version",  "source_commit", "created_utc", "parameters",       "slim",
-      "stopped_reason",   "trained_by",    "epochs_done", "data_fingerprint", "train_mflop_per_image",
-      "stopped_at_target"};
+      "glimpse_version", "source_commit", "created_utc",      "parameters",        "slim",          "stopped_reason",
+      "trained_by",      "epochs_done",   "data_fingerprint", kTrainMflopPerImage, kStoppedAtTarget};
   return names;
 }
 

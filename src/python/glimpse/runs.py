@@ -400,8 +400,8 @@ def group_seeds(df, value="test_error_at_best"):
     for key, members in configuration_groups(df).items():
         v = np.array([m[value] for m in members if not math.isnan(m[value])])
         bv = np.array([m["best_val_error"] for m in members if not math.isnan(m["best_val_error"])])
-        stats = _rules().seed_stats(v.tolist())  # glimpse summarize's own pooling
-        n = int(stats["n"])
+        pooled = _rules().seed_stats(v.tolist())  # glimpse summarize's own pooling
+        n = int(pooled["n"])
         first = members[0]
         out.append(
             {
@@ -410,9 +410,9 @@ def group_seeds(df, value="test_error_at_best"):
                 "runs": [m["run"] for m in members],
                 "n": n,
                 "n_runs": len(members),
-                "mean": stats["mean"],
-                "std": stats["std"],
-                "ci95": stats["ci95"],
+                "mean": pooled["mean"],
+                "std": pooled["std"],
+                "ci95": pooled["ci95"],
                 "best_val_mean": float(bv.mean()) if len(bv) else math.nan,
                 "best_val_std": float(bv.std(ddof=1)) if len(bv) > 1 else math.nan,
                 "images_per_s": float(np.nanmean([m["images_per_s"] for m in members])),
