@@ -78,16 +78,16 @@ void CheckReevaluates(const std::string& relative, int images_allowed = 0) {
 TEST_CASE("Committed run files of each model kind re-evaluate to their stored test error", "[cli][results]") {
   INFO("data/mnist is needed: run scripts/setup (a missing data set fails, it never passes)");
   REQUIRE(HaveMnist());
-  for (const char* run :
-       {"results/ram_mnist28/run.h5", "results/ram_mnist28/loo4.h5",
-        "results/frontier/translated60_final/runs/loo4-lstm-s1.h5", "results/compare/runs/translated60-draw-s1.h5",
-        "results/strip5/soft-dot.h5", "results/strip5/categorical-entropy.h5",
-        // a curriculum run (--init-from a run file that a fresh clone does not have)
-        "results/draw_lstm/runs/curriculum100.h5",
-        // DRAM's sequential agent: pairs100 with the spatial transformer, sum100 with
-        // leave-one-out
-        "results/multi_digit/runs/pairs-dram-context-stn-s1.h5",
-        "results/multi_digit/runs/sum-dram-context-loo4-s2.h5"})
+  for (const char* run : {"results/ram_mnist28/run.h5", "results/ram_mnist28/loo4.h5",
+                          "results/frontier/translated60_conv8_final/runs/loo8-lstm-context-conv-ema-s1.h5",
+                          "results/compare/runs/translated60-draw-s1.h5", "results/strip5/soft-dot.h5",
+                          "results/strip5/categorical-entropy.h5",
+                          // a curriculum run (--init-from a run file that a fresh clone does not have)
+                          "results/draw_lstm/runs/curriculum100.h5",
+                          // DRAM's sequential agent: pairs100 with the spatial transformer, sum100 with
+                          // leave-one-out
+                          "results/multi_digit/runs/pairs-dram-context-stn-s1.h5",
+                          "results/multi_digit/runs/sum-dram-context-loo4-s2.h5"})
     CheckReevaluates(run);
 }
 
@@ -111,8 +111,8 @@ TEST_CASE("Every committed run file re-evaluates to its stored test error", "[cl
       const std::string rel = std::filesystem::relative(e.path(), GLIMPSE_SOURCE_DIR).string();
       if (e.path().extension() == ".h5" && rel.find("/local") == std::string::npos) runs.push_back(rel);
     }
-  // Up to one image apart: a few files made on other machines (results/frontier/cluttered60_final
-  // loo4-lstm-s2, results/multi_digit sum-dram-context-s2) evaluate one test image differently on
+  // Up to one image apart: a few files made on other machines (results/multi_digit
+  // sum-dram-context-s2) evaluate one test image differently on
   // another machine, with the same binary and the thread count of their last leg (the float rounding
   // of another CPU's BLAS kernels, as far as known). A change to the model's numbers flips many
   // images; the fast case above stays exact.
