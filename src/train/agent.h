@@ -29,42 +29,61 @@
 
 namespace glimpse {
 
+// What one Forward needs beyond its batch, one value the trainer passes down the step (in place of
+// setters that had to be called in the right order).
+struct StepContext {
+  LocationMode mode = LocationMode::kMean;  // kSample: hard choices drawn from rng; kMean: the policy's mean
+  Rng* rng = nullptr;                       // kSample's draws (unused under kMean, but by a policy without one)
+  double semi_sampling = 0;                 // kSample: probability that a row takes the policy's mean instead
+  double progress = 0;                      // training progress in [0, 1] (steps done / total): a schedule's input
+  double* sensor_seconds = nullptr;  // when set, the seconds spent in the sensor are added here (bench --profile)
+};
+
+// What one Forward gives, all owned by the agent and valid until its next Forward: the trace the
+// estimator reads (its logits (N, C) are the answer scores), the answers, their argmax (N), and where
+// the estimator writes its signals, whose gradient Backward adds to store().grads().
+struct AgentStep {
+  const PolicyTrace<float>* trace = nullptr;
+  const std::int32_t* answers = nullptr;
+  LossSignals<float>* signals = nullptr;
+};
+
+// The hard-attention policy whose choices REINFORCE trains (null: differentiable reads or none) and
+// the parameter tensors that receive its gradient (the gradient-variance diagnostic).
+struct PolicyView {
+  const LocationPolicy<float>* policy = nullptr;
+  std::vector<ParamId> params;
+};
+
 class Agent {
  public:
+  // examples_group: where the logged examples go ("/trajectories"); shards: model replicas working
+  // on shares of each batch in parallel (1: none; with more, each matrix product runs on one BLAS
+  // thread, which the trainer sets).
+  Agent(std::string examples_group, int shards) : examples_group_(std::move(examples_group)), shards_(shards) {}
   virtual ~Agent() = default;
   virtual ParamStore<float>& store() = 0;
-  // Answers every row of batch: kSample draws the hard choices from rng (with probability
-  // semi_sampling a row takes the policy's mean instead), kMean takes the mean (rng unused).
-  virtual void Forward(const Batch& batch, LocationMode mode, Rng* rng, double semi_sampling) = 0;
-  // Of the last Forward: the trace the estimator reads (its logits (N, C) are the answer scores)
-  // and the answers, their argmax (N).
-  virtual const PolicyTrace<float>& trace() const = 0;
-  virtual const std::int32_t* answers() const = 0;
-  // Where the estimator writes its signals for the last Forward; Backward adds their gradient to
-  // store().grads().
-  virtual LossSignals<float>& signals() = 0;
+  // Answers every row of batch as ctx says (the mode, its draws, the training progress).
+  virtual AgentStep Forward(const Batch& batch, const StepContext& ctx) = 0;
+  // Adds the gradient of the signals the estimator wrote into the last Forward's AgentStep.
   virtual void Backward() = 0;
-  // The hard-attention policy whose choices REINFORCE trains (null: differentiable or none), and
-  // the parameter tensors that receive its gradient (the gradient-variance diagnostic).
-  virtual const LocationPolicy<float>* policy() const = 0;
-  virtual std::vector<ParamId> PolicyParams() const = 0;
+  virtual PolicyView policy() const = 0;
   // Metrics of the last Forward beyond the answer error, as (hits, count) per name, added to
   // counts; rows i M .. i M + M - 1 hold the M samples of one image. (strip5: the attention peak.)
   virtual void CountMetrics(const Batch& /*batch*/, int /*samples*/,
                             std::map<std::string, std::pair<double, double>>& /*counts*/) const {}
   // Examples for plotting, under examples_group(): Setup writes the fixed inputs of a new run; Log
-  // appends one entry per evaluation, each block dataset of the group growing by one, among them
-  // <group>/epoch (the trainer counts and truncates the entries by it).
-  virtual std::string examples_group() const = 0;
+  // appends one entry per evaluation (at the progress of that evaluation's Forward), each block
+  // dataset of the group growing by one, among them <group>/epoch (the trainer counts and truncates
+  // the entries by it).
   virtual void SetupExamples(const Task& task, RunLogger& log) = 0;
   virtual void LogExamples(const Task& task, RunLogger& log, std::int64_t epoch) = 0;
-  // Model replicas working on shares of each batch in parallel (1: none); with more than one, each
-  // matrix product runs on one BLAS thread (the trainer sets that).
-  virtual int shards() const { return 1; }
-  // When set, Forward adds the seconds spent in its sensor to *seconds (bench --profile).
-  virtual void set_sensor_timer(double* /*seconds*/) {}
-  // Training progress in [0, 1] (step / total steps), before each training step: a schedule's input.
-  virtual void SetProgress(double /*fraction*/) {}
+  const std::string& examples_group() const { return examples_group_; }
+  int shards() const { return shards_; }
+
+ private:
+  std::string examples_group_;
+  int shards_;
 };
 
 // The registered agents: one declaration and one line per kind in agent.cpp.

@@ -47,8 +47,8 @@ void DramAgent::Compose(const Rollout<float>& r, Mat<float>& Z, std::vector<std:
   }
 }
 
-void DramAgent::Forward(const Batch& batch, LocationMode mode, Rng* rng, double semi_sampling) {
-  ImageAgent::Forward(batch, mode, rng, semi_sampling);
+AgentStep DramAgent::Forward(const Batch& batch, const StepContext& ctx) {
+  RunModel(batch, ctx);
   const Rollout<float>& r = rollout_;
   const int N = r.rows, TT = r.steps, C = answer_.classes();
   const auto TN = static_cast<std::size_t>(TT) * N;
@@ -68,6 +68,7 @@ void DramAgent::Forward(const Batch& batch, LocationMode mode, Rng* rng, double 
   EnsureShape(signals_.dlogits, static_cast<std::size_t>(N), static_cast<std::size_t>(C));
   EnsureShape(signals_.dpre, TN, r.dpre.shape(1));
   EnsureShape(signals_.dbaseline, TN, 1);
+  return {&trace_, answers_.data(), &signals_};
 }
 
 void DramAgent::RewardObjects(const Batch& batch) {

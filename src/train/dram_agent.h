@@ -28,10 +28,7 @@ class DramAgent : public ImageAgent {
  public:
   DramAgent(const ExperimentConfig& cfg, const Task& task, WorkerPool& pool);
 
-  void Forward(const Batch& batch, LocationMode mode, Rng* rng, double semi_sampling) override;
-  const std::int32_t* answers() const override { return answers_.data(); }
-  const PolicyTrace<float>& trace() const override { return trace_; }
-  LossSignals<float>& signals() override { return signals_; }
+  AgentStep Forward(const Batch& batch, const StepContext& ctx) override;
   void Backward() override;
   int objects() const { return answer_.objects(); }
 

@@ -22,18 +22,25 @@ ImageAgent::ImageAgent(const ExperimentConfig& cfg, const Task& task, WorkerPool
     : ImageAgent(cfg, task, pool, ModelSpecFor(cfg, task)) {}
 
 ImageAgent::ImageAgent(const ExperimentConfig& cfg, const Task& task, WorkerPool& pool, const ModelSpec& spec)
-    : cfg_(cfg) {
-  const int shards = pool.workers() + 1;
+    : Agent("/trajectories", pool.workers() + 1), cfg_(cfg) {
   std::vector<std::unique_ptr<AttentionModel<float>>> replicas;
-  for (int s = 0; s < shards; ++s)
+  for (int s = 0; s < shards(); ++s)
     replicas.push_back(MakeAttentionModel<float>(spec, cfg_, task.height(), task.width()));
   Rng init(cfg_.seed, "init");
   replicas[0]->Init(init);  // the others receive replica 0's parameters before each forward pass
   model_ = std::make_unique<ShardedModel<float>>(std::move(replicas), pool);
 }
 
-void ImageAgent::Forward(const Batch& batch, LocationMode mode, Rng* rng, double semi_sampling) {
-  model_->Forward(batch.images.data(), batch.rows, batch.height, batch.width, rollout_, mode, rng, semi_sampling);
+void ImageAgent::RunModel(const Batch& batch, const StepContext& ctx) {
+  model_->SetProgress(ctx.progress);
+  model_->set_sensor_timer(ctx.sensor_seconds);
+  model_->Forward(batch.images.data(), batch.rows, batch.height, batch.width, rollout_, ctx.mode, ctx.rng,
+                  ctx.semi_sampling);
+}
+
+AgentStep ImageAgent::Forward(const Batch& batch, const StepContext& ctx) {
+  RunModel(batch, ctx);
+  return {&rollout_, rollout_.actions.data(), &rollout_};
 }
 
 void ImageAgent::RenderExamples(const Task& task, int K) {
@@ -70,7 +77,7 @@ void ImageAgent::LogExamples(const Task& task, RunLogger& log, std::int64_t epoc
         locs[(static_cast<std::size_t>(k) * TT + t) * P + d] =
             r.read.data()[(static_cast<std::size_t>(t) * K + k) * P + d];
   log.Block("/trajectories/epoch", {}, &epoch);
-  log.Block(policy() ? "/trajectories/locations" : "/trajectories/read_params",
+  log.Block(model().policy() ? "/trajectories/locations" : "/trajectories/read_params",
             {static_cast<std::size_t>(K), static_cast<std::size_t>(TT), static_cast<std::size_t>(P)}, locs.data());
   log.Block("/trajectories/prediction", {static_cast<std::size_t>(K)}, prediction.data());
 }

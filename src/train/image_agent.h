@@ -21,22 +21,16 @@ class ImageAgent : public Agent {
   ImageAgent(const ExperimentConfig& cfg, const Task& task, WorkerPool& pool, const ModelSpec& spec);
 
   ParamStore<float>& store() override { return model_->store(); }
-  void Forward(const Batch& batch, LocationMode mode, Rng* rng, double semi_sampling) override;
-  const std::int32_t* answers() const override { return rollout_.actions.data(); }
-  const PolicyTrace<float>& trace() const override { return rollout_; }
-  LossSignals<float>& signals() override { return rollout_; }
+  AgentStep Forward(const Batch& batch, const StepContext& ctx) override;
   void Backward() override { model_->Backward(rollout_); }
-  const LocationPolicy<float>* policy() const override { return model().policy(); }
-  std::vector<ParamId> PolicyParams() const override { return model().PolicyParams(); }
-  std::string examples_group() const override { return "/trajectories"; }
+  PolicyView policy() const override { return {model().policy(), model().PolicyParams()}; }
   void SetupExamples(const Task& task, RunLogger& log) override;
   void LogExamples(const Task& task, RunLogger& log, std::int64_t epoch) override;
-  int shards() const override { return model_->shards(); }
-  void set_sensor_timer(double* seconds) override { model_->set_sensor_timer(seconds); }
-  void SetProgress(double fraction) override { model_->SetProgress(fraction); }
   const AttentionModel<float>& model() const { return model_->model(); }
 
  protected:
+  // Runs the model on batch as ctx says into rollout_.
+  void RunModel(const Batch& batch, const StepContext& ctx);
   // The answers of a rollout of the logged examples (the model's argmax; DRAM composes its own).
   virtual void Predict(const Rollout<float>& r, std::vector<std::int32_t>& answers) const {
     answers.assign(r.actions.begin(), r.actions.end());

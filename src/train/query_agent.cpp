@@ -16,7 +16,7 @@ static_assert(kQuerySlots == StripSample::kSlots && kQuerySlotSide == Strip5Task
 
 }  // namespace
 
-QueryAgent::QueryAgent(const ExperimentConfig& cfg) : cfg_(cfg) {
+QueryAgent::QueryAgent(const ExperimentConfig& cfg) : Agent("/attention", 1), cfg_(cfg) {
   QuerySpec spec;
   spec.slot_hidden = cfg_.hidden;
   spec.features = cfg_.glimpse_hidden;
@@ -28,8 +28,9 @@ QueryAgent::QueryAgent(const ExperimentConfig& cfg) : cfg_(cfg) {
   model_->Init(init);
 }
 
-void QueryAgent::Forward(const Batch& batch, LocationMode mode, Rng* rng, double /*semi_sampling*/) {
-  model_->Forward(batch.images.data(), batch.queries.data(), batch.rows, rollout_, mode, rng);
+AgentStep QueryAgent::Forward(const Batch& batch, const StepContext& ctx) {  // no schedule, no semi-sampling
+  model_->Forward(batch.images.data(), batch.queries.data(), batch.rows, rollout_, ctx.mode, ctx.rng);
+  return {&rollout_.r, rollout_.r.actions.data(), &rollout_.r};
 }
 
 void QueryAgent::CountMetrics(const Batch& batch, int samples,

@@ -19,16 +19,11 @@ class QueryAgent : public Agent {
   explicit QueryAgent(const ExperimentConfig& cfg);
 
   ParamStore<float>& store() override { return model_->store(); }
-  void Forward(const Batch& batch, LocationMode mode, Rng* rng, double semi_sampling) override;
-  const std::int32_t* answers() const override { return rollout_.r.actions.data(); }
-  const PolicyTrace<float>& trace() const override { return rollout_.r; }
-  LossSignals<float>& signals() override { return rollout_.r; }
+  AgentStep Forward(const Batch& batch, const StepContext& ctx) override;
   void Backward() override { model_->Backward(rollout_); }
-  const LocationPolicy<float>* policy() const override { return model_->policy(); }
-  std::vector<ParamId> PolicyParams() const override { return model().PolicyParams(); }
+  PolicyView policy() const override { return {model_->policy(), model().PolicyParams()}; }
   void CountMetrics(const Batch& batch, int samples,
                     std::map<std::string, std::pair<double, double>>& counts) const override;
-  std::string examples_group() const override { return "/attention"; }
   void SetupExamples(const Task& task, RunLogger& log) override;
   void LogExamples(const Task& task, RunLogger& log, std::int64_t epoch) override;
   const QueryModel<float>& model() const { return *model_; }

@@ -106,7 +106,7 @@ Trainer::Trainer(const ExperimentConfig& cfg, RunFile* file, bool resume)
         task_->size(Split::kTrain), " (the training split of ", cfg_.env, "; 0 = all), found ", cfg_.train_images);
   pool_ = std::make_unique<WorkerPool>(cfg_.parallel == "data" ? ResolvedThreads(cfg_) - 1 : 0);
   agent_ = Agents().Get(AgentOf(task_kind, cfg_)).make(cfg_, *task_, *pool_);
-  estimator_ = std::make_unique<Estimator<float>>(EstimatorConfigFor(cfg_), agent_->policy());
+  estimator_ = std::make_unique<Estimator<float>>(EstimatorConfigFor(cfg_), agent_->policy().policy);
   batch_idx_.resize(static_cast<std::size_t>(cfg_.batch) * cfg_.samples);
   reward_.resize(batch_idx_.size());
   // Data-parallel shards each run their products on one BLAS thread; otherwise BLAS has them all.
@@ -170,21 +170,22 @@ LossReport Trainer::ComputeGradients(const std::int64_t* indices, int images, st
   for (int i = 0; i < images; ++i)
     for (int m = 0; m < M; ++m) batch_idx_[i * M + m] = indices[i];
   PhaseTimer timer(profile_);
-  agent_->set_sensor_timer(profile_ ? &profile_->sensor : nullptr);
+  double* sensor_seconds = profile_ ? &profile_->sensor : nullptr;
   Render(train_batch_, Split::kTrain, batch_idx_.data(), N, epoch);
   timer.Lap(&Profile::task);
   const bool greedy = estimator_->needs_greedy();
   if (greedy) {  // the self-critical baseline: the greedy episode first
-    agent_->Forward(train_batch_, LocationMode::kMean, nullptr, 0.0);
-    for (int n = 0; n < N; ++n) reward_[n] = agent_->answers()[n] == train_batch_.labels[n] ? 1.0f : 0.0f;
-    estimator_->GreedyReturns(agent_->trace(), train_batch_.labels.data(), reward_.data(), greedy_returns_);
+    const AgentStep g =
+        agent_->Forward(train_batch_, {LocationMode::kMean, nullptr, 0.0, fraction_done_, sensor_seconds});
+    for (int n = 0; n < N; ++n) reward_[n] = g.answers[n] == train_batch_.labels[n] ? 1.0f : 0.0f;
+    estimator_->GreedyReturns(*g.trace, train_batch_.labels.data(), reward_.data(), greedy_returns_);
   }
-  agent_->Forward(train_batch_, LocationMode::kSample, &rng, cfg_.semi_sampling);
+  const AgentStep s =
+      agent_->Forward(train_batch_, {LocationMode::kSample, &rng, cfg_.semi_sampling, fraction_done_, sensor_seconds});
   timer.Lap(&Profile::forward);
-  const std::int32_t* answers = agent_->answers();
-  for (int n = 0; n < N; ++n) reward_[n] = answers[n] == train_batch_.labels[n] ? 1.0f : 0.0f;
-  const LossReport rep = estimator_->Compute(agent_->trace(), train_batch_.labels.data(), reward_.data(),
-                                             agent_->signals(), greedy ? &greedy_returns_ : nullptr);
+  for (int n = 0; n < N; ++n) reward_[n] = s.answers[n] == train_batch_.labels[n] ? 1.0f : 0.0f;
+  const LossReport rep = estimator_->Compute(*s.trace, train_batch_.labels.data(), reward_.data(), *s.signals,
+                                             greedy ? &greedy_returns_ : nullptr);
   timer.Lap(&Profile::loss);
   agent_->store().ZeroGrad();
   agent_->Backward();
@@ -194,7 +195,7 @@ LossReport Trainer::ComputeGradients(const std::int64_t* indices, int images, st
 
 void Trainer::SetProgressAt(std::int64_t steps_done) {
   const std::int64_t total_steps = static_cast<std::int64_t>(cfg_.epochs) * StepsPerEpoch();
-  agent_->SetProgress(static_cast<double>(steps_done) / static_cast<double>(total_steps));
+  fraction_done_ = static_cast<double>(steps_done) / static_cast<double>(total_steps);
 }
 
 void Trainer::TrainStep(const std::int64_t* indices, int images, std::int64_t epoch) {
@@ -400,7 +401,7 @@ void Trainer::LogTrain(double elapsed_s, std::int64_t session_steps) {
 }
 
 std::string Trainer::DescribeEval(int samples) const {
-  const LocationPolicy<float>* p = agent_->policy();
+  const LocationPolicy<float>* p = agent_->policy().policy;
   if (!p) return "deterministic reads";
   if (samples > 1) return "class probabilities averaged over the sampled episodes (seeded)";
   return p->has_mean() ? p->greedy_name() : "one seeded sample: the policy has no mean";
@@ -408,7 +409,7 @@ std::string Trainer::DescribeEval(int samples) const {
 
 EvalResult Trainer::Evaluate(Split split, int samples, int max_images) {
   CheckRange(samples, 1, 1024, "evaluation samples");
-  Check(samples == 1 || agent_->policy() != nullptr, "--attention ", cfg_.attention,
+  Check(samples == 1 || agent_->policy().policy != nullptr, "--attention ", cfg_.attention,
         " reads deterministically: M sampled episodes would all be the same; evaluate with one sample");
   EvalResult res;
   res.samples = samples;
@@ -425,8 +426,8 @@ EvalResult Trainer::Evaluate(Split split, int samples, int max_images) {
     for (int i = 0; i < n; ++i)
       for (int m = 0; m < M; ++m) idx[i * M + m] = start + i;
     Render(eval_batch_, split, idx.data(), n * M, 0);
-    agent_->Forward(eval_batch_, M == 1 ? LocationMode::kMean : LocationMode::kSample, &eval_rng, 0.0);
-    const Mat<float>& logits = agent_->trace().logits;  // (n M, C)
+    const StepContext ctx{M == 1 ? LocationMode::kMean : LocationMode::kSample, &eval_rng, 0.0, fraction_done_};
+    const Mat<float>& logits = agent_->Forward(eval_batch_, ctx).trace->logits;  // (n M, C)
     const int C = static_cast<int>(logits.shape(1));
     avg.resize(C);
     for (int i = 0; i < n; ++i) {

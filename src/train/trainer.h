@@ -88,11 +88,12 @@ class Trainer {
 
   std::int64_t step() const { return step_; }
   std::int64_t epoch() const { return epoch_; }
+  double fraction_done() const { return fraction_done_; }  // the training progress each Forward gets
   Agent& agent() { return *agent_; }
   const Task& task() const { return *task_; }
   ParamStore<float>& store() { return agent_->store(); }
   // Gradient-variance diagnostic on the fixed probe batch (the first B training images, epoch 0):
-  // over cfg.diag_draws REINFORCE draws, the gradient g_d of the agent's PolicyParams(); grad_var is the mean
+  // over cfg.diag_draws REINFORCE draws, the gradient g_d of the agent's policy().params; grad_var is the mean
   // per-parameter variance, grad_snr = |mean g| / sqrt(sum of variances), entropy the mean policy
   // entropy per step. Uses its own Rng stream and leaves the training state untouched.
   struct Diagnostic {
@@ -105,7 +106,7 @@ class Trainer {
 
  private:
   void TrainStep(const std::int64_t* indices, int images, std::int64_t epoch);
-  // The agent's training progress (Agent::SetProgress) after steps_done of the run's updates.
+  // Sets fraction_done_ to the training progress after steps_done of the run's updates.
   void SetProgressAt(std::int64_t steps_done);
   // The step up to the gradients: forward, loss and backward on `images` training samples (each
   // repeated cfg.samples times as consecutive rows); zeroes and fills store().grads().
@@ -163,9 +164,10 @@ class Trainer {
   Rng data_rng_, policy_rng_;
   std::vector<std::int64_t> perm_;
   std::int64_t step_ = 0, epoch_ = 0;
-  double wall_s_ = 0;  // the run's wall time (training steps, evaluations, checkpoints), carried across resumes
-  double eval_s_ = 0;  // evaluation wall time (validation and test passes), carried across resumes
-  double test_s_ = 0;  // the test passes' share of eval_s_ (a time to accuracy may leave it out), likewise
+  double fraction_done_ = 0;  // training progress in [0, 1] that every Forward gets (SetProgressAt)
+  double wall_s_ = 0;         // the run's wall time (training steps, evaluations, checkpoints), carried across resumes
+  double eval_s_ = 0;         // evaluation wall time (validation and test passes), carried across resumes
+  double test_s_ = 0;         // the test passes' share of eval_s_ (a time to accuracy may leave it out), likewise
   // Averages over the current logging interval.
   LossReport sum_;
   int sum_n_ = 0;

@@ -12,7 +12,7 @@ Trainer::Diagnostic Trainer::MeasureGradientVariance(int draws) {
   for (int i = 0; i < B; ++i) probe[i] = i;
   auto& store = agent_->store();
   std::vector<const ParamInfo*> tensors;  // the tensors that receive the REINFORCE gradient
-  for (const ParamId id : agent_->PolicyParams()) tensors.push_back(&store.info(id));
+  for (const ParamId id : agent_->policy().params) tensors.push_back(&store.info(id));
   Check(!tensors.empty(), "gradient-variance diagnostics need draws to vary over: a hard-attention policy or a ",
         "noisy read (--attention ", cfg_.attention, " reads deterministically); use --diag-every 0");
   std::size_t count = 0;

@@ -29,8 +29,9 @@ std::vector<float> Logits(Trainer& t) {
   b.Resize(4, 28, 28);
   Rng rng(9, "test");
   for (float& p : b.images) p = static_cast<float>(rng.Uniform());
-  t.agent().Forward(b, LocationMode::kMean, nullptr, 0.0);
-  const auto& logits = t.agent().trace().logits;
+  StepContext ctx;
+  ctx.progress = t.fraction_done();  // as the run's evaluations are made
+  const auto& logits = t.agent().Forward(b, ctx).trace->logits;
   return std::vector<float>(logits.data(), logits.data() + logits.size());
 }
 

@@ -48,8 +48,10 @@ TEST_CASE("DRAM: each object's reward to go on pairs100, the answer's 0/1 on sum
     b.Resize(N, t.task().height(), t.task().width());
     RenderRows(t.task(), Split::kTrain, idx.data(), 0, N, 0, b);
     Rng rng(1, "policy");
-    agent.Forward(b, LocationMode::kSample, &rng, 0.0);
-    const PolicyTrace<float>& tr = agent.trace();
+    StepContext ctx;
+    ctx.mode = LocationMode::kSample, ctx.rng = &rng;
+    const AgentStep step = agent.Forward(b, ctx);
+    const PolicyTrace<float>& tr = *step.trace;
     const int C = t.task().classes();
     REQUIRE(tr.logits.shape(1) == static_cast<std::size_t>(C));
     CHECK(tr.step_logits.shape(0) == 0);  // the estimator sees one answer per canvas
@@ -58,7 +60,7 @@ TEST_CASE("DRAM: each object's reward to go on pairs100, the answer's 0/1 on sum
       for (int c = 0; c < C; ++c) total += std::exp(tr.logits.data()[n * C + c]);
       CHECK(total == Approx(1.0).epsilon(1e-4));  // log-probabilities of the answers
       const float* z = tr.logits.data() + n * C;
-      CHECK(agent.answers()[n] == std::max_element(z, z + C) - z);
+      CHECK(step.answers[n] == std::max_element(z, z + C) - z);
     }
     if (env == "sum100") {
       CHECK(tr.reward_to_go.empty());
@@ -68,7 +70,7 @@ TEST_CASE("DRAM: each object's reward to go on pairs100, the answer's 0/1 on sum
     // Object j's digit: the argmax of the answer's marginal over the other digit equals the argmax
     // of its own logits; here read off the answer itself (10 a + b names both).
     for (int n = 0; n < N; ++n) {
-      const int a = agent.answers()[n] / 10, bb = agent.answers()[n] % 10;
+      const int a = step.answers[n] / 10, bb = step.answers[n] % 10;
       const int ta = b.labels[n] / 10, tb = b.labels[n] % 10;
       const double second = bb == tb ? 1 : 0, first = (a == ta ? 1 : 0) + second;
       for (int t_ = 0; t_ < 2; ++t_) CHECK(tr.reward_to_go[t_ * N + n] == first);
