@@ -37,6 +37,11 @@
     scripts/results.py --grad-norms EXPERIMENT|RUN.h5 ...
         per run trained with --grad-norms: each module's gradient norm (median over the second half of
         its logged steps, before clipping) and the read's (location) over the classifier's (action)
+    scripts/results.py --levers EXPERIMENT
+        the screening protocol's choice (glimpse.screens; results/benchmark/README.md): per kind, the
+        best validation error of its base screen and of each lever's (KIND-LEVER, as the experiment's
+        runs.txt plans them), the levers at least 1 point better and the recipe the rule chooses, or
+        the screens still to run; validation only
     scripts/results.py --compare EXPERIMENT_A EXPERIMENT_B
         two experiments of one configuration each (runs that differ only in seed, at least 2 a side):
         their validation error and validation-selected test error, mean +- std, and Welch's t-test
@@ -179,6 +184,17 @@ def main(argv):
                 )
                 return 2
         print(compare_table(*sides))
+        return 0
+    if argv[0] == "--levers":
+        from glimpse import screens
+
+        if len(argv) != 2:
+            print("results.py: --levers takes one experiment", file=sys.stderr)
+            return 2
+        name = re.sub(r"/runs$", "", argv[1])
+        plan = os.path.join(ROOT, "experiments", name, "runs.txt")
+        planned = screens.planned_screens(plan) if os.path.exists(plan) else None
+        print(screens.levers_table(load_runs(run_paths([argv[1]])), planned))
         return 0
     if argv[0] == "--grad-norms":
         print(grad_norms_table(load_runs(run_paths(argv[1:]))))

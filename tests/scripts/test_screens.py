@@ -1,0 +1,55 @@
+"""glimpse.screens: the screening protocol's choice rule (results/benchmark/README.md, "Choice") on
+made-up screens, one case per branch of the rule, and its table from run-file rows."""
+import math
+import sys
+
+import pandas as pd
+
+from glimpse import screens
+
+
+def frame(rows):
+    """load_runs-like rows: run id, best validation error (fraction), epochs done of epochs."""
+    return pd.DataFrame(
+        [{"run": rid, "run-id": rid, "best_val_error": v, "epochs_done": d, "epochs": 20} for rid, v, d in rows]
+    )
+
+
+def check(got, want):
+    if got != want:
+        sys.exit(f"FAIL: {got!r} != {want!r}")
+
+
+levers = ["lstm", "lr"]
+done = {"base": (50.0, True)}
+# Every planned screen must have finished before anything is chosen.
+check(screens.choose(dict(done), levers), ([], "to run: lstm, lr"))
+check(screens.choose({**done, "lstm": (40.0, False), "lr": (49.5, True)}, levers), ([], "to run: lstm"))
+# None at least 1 point better: the base. Exactly 1 point counts as helping.
+check(screens.choose({**done, "lstm": (49.5, True), "lr": (50.5, True)}, levers), ([], "base"))
+check(screens.choose({**done, "lstm": (49.0, True), "lr": (50.5, True)}, levers), (["lstm"], "lstm"))
+# Two help: the combination screen runs, then the lower of it and the best single lever wins.
+two = {**done, "lstm": (45.0, True), "lr": (48.0, True)}
+check(screens.choose(two, levers), (["lstm", "lr"], "to run: combined (lstm + lr)"))
+check(screens.choose({**two, "combined": (44.0, True)}, levers), (["lstm", "lr"], "combined"))
+check(screens.choose({**two, "combined": (46.0, True)}, levers), (["lstm", "lr"], "lstm"))
+
+# The table: kinds by their base screens, the longest kind prefix owning a screen, seeds stripped,
+# levers from the plan (a lever a kind is not screened on is n/a; a planned one not yet run is -).
+df = frame(
+    [
+        ("draw-base-s1", 0.7619, 20),
+        ("draw-lstm-s1", 0.60, 20),
+        ("draw-lr3e-4-s1", 0.50, 10),
+        ("gaussian-base-s1", 0.40, 20),
+        ("gaussian-loo4-s1", 0.395, 20),
+    ]
+)
+plan = ["gaussian-base", "gaussian-loo4", "draw-base", "draw-lstm", "draw-lr3e-4"]
+table = screens.levers_table(df, plan).splitlines()
+check(table[0], "| kind | base val % | loo4 (diff) | lstm (diff) | lr3e-4 (diff) | combined (diff) | helps | recipe |")
+check(table[2], "| gaussian | 40.00 | 39.50 (-0.50) | n/a | n/a | - | none | base |")
+check(table[3], "| draw | 76.19 | n/a | 60.00 (-16.19) | 50.00 (-26.19) unfinished | - | none | to run: lr3e-4 |")
+check(screens.screens_by_kind(df)["draw"]["lstm"], (60.0, True))
+check(math.isclose(screens.screens_by_kind(df)["gaussian"]["base"][0], 40.0), True)
+print("screens: ok")
