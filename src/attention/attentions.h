@@ -12,6 +12,18 @@
 
 namespace glimpse {
 
+// The shared sensor options a read is made with (src/train/make_kinds.h fills it from the
+// configuration) and the canvas it reads.
+struct SensorShape {
+  int patch = 8;                   // --patch: g, the read's side at its finest scale
+  int scales = 1;                  // --scales: k
+  int grid = 4;                    // --grid: N x N candidate centres (categorical, soft, gumbel)
+  double unit_pixels = 0;          // --unit-pixels: pixels per unit of location (0 = half the canvas)
+  int attention_dim = 64;          // --attention-dim (soft): query and key size
+  std::string score = "additive";  // --score (soft): additive | dot | scaled-dot
+  int height = 0, width = 0;       // the canvas, pixels
+};
+
 template <class T>
 struct AttentionKind : KindInfo {
   std::string policy;  // hard attention: the registered location policy; empty: a differentiable read
@@ -21,15 +33,9 @@ struct AttentionKind : KindInfo {
   // True when the read's backward pass is a surrogate gradient (Gumbel straight-through: biased by
   // design), so finite differences of the forward cannot check it; its own test measures the bias.
   bool straight_through = false;
-  // The sensor for a canvas of height x width pixels.
-  std::function<std::unique_ptr<Sensor<T>>(const ExperimentConfig&, int height, int width)> make;
+  // The sensor of this kind's settings with the shared shape.
+  std::function<std::unique_ptr<Sensor<T>>(const Settings&, const SensorShape&)> make;
 };
-
-// The location policy that a configuration's hard attention k runs: --policy, or k's own.
-template <class T>
-const std::string& PolicyOf(const AttentionKind<T>& k, const ExperimentConfig& c) {
-  return c.policy.empty() ? k.policy : c.policy;
-}
 
 // Every registered attention: one declaration and one line each in attentions.cpp.
 // T: float (training) or double (checks).

@@ -16,9 +16,9 @@ AttentionKind<T> FullCanvasCnnKind() {
       "control: every glimpse is the whole canvas at full resolution, read by --glimpse-net (conv: a CNN; "
       "--glimpses 1: no attention at all)";
   k.policy = "centre";  // the location is unused: nothing to learn
-  k.make = [](const ExperimentConfig&, int height, int width) {
-    Check(height == width, "--attention cnn reads square canvases; this one is ", height, " x ", width);
-    return std::make_unique<WholeCanvas<T>>(height, 1, height, width);  // one canvas pixel per glimpse pixel
+  k.make = [](const Settings&, const SensorShape& c) {
+    Check(c.height == c.width, "--attention cnn reads square canvases; this one is ", c.height, " x ", c.width);
+    return std::make_unique<WholeCanvas<T>>(c.height, 1, c.height, c.width);  // one canvas pixel per glimpse pixel
   };
   return k;
 }

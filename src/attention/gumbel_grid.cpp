@@ -4,9 +4,11 @@
 
 namespace glimpse {
 
-const KindOption<double> kGumbelTau{"gumbel-tau", "sensor", "gumbel: the relaxation's temperature at the start", 1.0};
+const KindOption<double> kGumbelTau{"gumbel-tau", "sensor", "gumbel: the relaxation's temperature at the start", 1.0,
+                                    Positive()};
 const KindOption<double> kGumbelTauEnd{"gumbel-tau-end", "sensor",
-                                       "gumbel: its temperature at the end of training (geometric in between)", 0.5};
+                                       "gumbel: its temperature at the end of training (geometric in between)", 0.5,
+                                       Positive()};
 
 template <class T>
 AttentionKind<T> GumbelGridKind() {
@@ -17,14 +19,9 @@ AttentionKind<T> GumbelGridKind() {
       "straight-through gradient (no REINFORCE)";
   k.options = {kGumbelTau.Row(), kGumbelTauEnd.Row()};
   k.straight_through = true;
-  k.validate = [](const ExperimentConfig& c) {
-    Check(kGumbelTau.Get(c) > 0, "option --gumbel-tau: expected a positive temperature, found ", kGumbelTau.Get(c));
-    Check(kGumbelTauEnd.Get(c) > 0, "option --gumbel-tau-end: expected a positive temperature, found ",
-          kGumbelTauEnd.Get(c));
-  };
-  k.make = [](const ExperimentConfig& c, int, int) {
-    return std::make_unique<GumbelGrid<T>>(c.grid, c.patch, c.scales, c.unit_pixels, kGumbelTau.Get(c),
-                                           kGumbelTauEnd.Get(c));
+  k.make = [](const Settings& own, const SensorShape& c) {
+    return std::make_unique<GumbelGrid<T>>(c.grid, c.patch, c.scales, c.unit_pixels, kGumbelTau.Get(own),
+                                           kGumbelTauEnd.Get(own));
   };
   return k;
 }

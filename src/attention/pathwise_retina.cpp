@@ -7,7 +7,7 @@ namespace glimpse {
 const KindOption<double> kReadStd{"read-std", "sensor",
                                   "pathwise: std of the Gaussian noise on the read location when training "
                                   "(the reparameterised policy's std, in units of location)",
-                                  0.1};
+                                  0.1, AtLeast(0)};
 
 template <class T>
 AttentionKind<T> PathwiseRetinaKind() {
@@ -17,12 +17,11 @@ AttentionKind<T> PathwiseRetinaKind() {
       "retina differentiable in its location: l = mu + --read-std eps, trained by backpropagation "
       "(no REINFORCE)";
   k.options = {kReadStd.Row()};
-  k.validate = [](const ExperimentConfig& c) {
-    Check(kReadStd.Get(c) >= 0, "option --read-std: expected >= 0, found ", kReadStd.Get(c));
-    Check(c.patch >= 2, "option --patch: pathwise needs at least 2");
+  k.validate = [](const Settings&, const SharedFacts& f) {
+    Check(f.patch >= 2, "option --patch: pathwise needs at least 2");
   };
-  k.make = [](const ExperimentConfig& c, int height, int width) {
-    return std::make_unique<PathwiseRetina<T>>(c.patch, c.scales, height, width, c.unit_pixels, kReadStd.Get(c));
+  k.make = [](const Settings& own, const SensorShape& c) {
+    return std::make_unique<PathwiseRetina<T>>(c.patch, c.scales, c.height, c.width, c.unit_pixels, kReadStd.Get(own));
   };
   return k;
 }

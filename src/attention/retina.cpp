@@ -15,7 +15,7 @@ AttentionKind<T> RetinaKind(const char* name, const char* help, const char* poli
   k.help = help;
   k.policy = policy;
   k.any_policy = true;
-  k.make = [](const ExperimentConfig& c, int, int) {
+  k.make = [](const Settings&, const SensorShape& c) {
     return std::make_unique<Retina<T>>(c.patch, c.scales, c.unit_pixels);
   };
   return k;

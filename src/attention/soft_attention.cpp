@@ -13,8 +13,9 @@ AttentionKind<T> SoftAttentionKind() {
   k.name = "soft";
   k.help = "soft attention over the N x N grid, Show-Attend-Tell soft";
   k.options = {kSoftGate.Row()};
-  k.make = [](const ExperimentConfig& c, int, int) {
-    return std::make_unique<SoftAttention<T>>(c.grid, c.patch, c.attention_dim, ParseScore(c.score), kSoftGate.Get(c));
+  k.make = [](const Settings& own, const SensorShape& c) {
+    return std::make_unique<SoftAttention<T>>(c.grid, c.patch, c.attention_dim, ParseScore(c.score),
+                                              kSoftGate.Get(own));
   };
   return k;
 }

@@ -4,14 +4,23 @@
 
 namespace glimpse {
 
-const KindOption<std::string> kStnParams{"stn-params", "sensor",
-                                         "stn: affine (6 parameters) | scale (scale + translation, 3)", "affine"};
+const KindOption<std::string> kStnParams{
+    "stn-params", "sensor", "stn: affine (6 parameters) | scale (scale + translation, 3)",
+    "affine",     {},       {"affine", "scale"}};
 const KindOption<std::string> kStnSampler{
-    "stn-sampler", "sensor",
-    "stn: box (anti-aliased: the mean over the grid step's footprint) | bilinear (the paper's)", "box"};
+    "stn-sampler",
+    "sensor",
+    "stn: box (anti-aliased: the mean over the grid step's footprint) | bilinear (the paper's)",
+    "box",
+    {},
+    {"box", "bilinear"}};
 const KindOption<std::string> kStnStart{
-    "stn-start", "sensor",
-    "stn: initial read: whole (the coarsest scale covers the canvas) | identity (the finest does)", "whole"};
+    "stn-start",
+    "sensor",
+    "stn: initial read: whole (the coarsest scale covers the canvas) | identity (the finest does)",
+    "whole",
+    {},
+    {"whole", "identity"}};
 
 template <class T>
 AttentionKind<T> SpatialTransformerKind() {
@@ -20,20 +29,14 @@ AttentionKind<T> SpatialTransformerKind() {
   k.name = "stn";
   k.help = "spatial transformer, g = --patch, --scales";
   k.options = {kStnParams.Row(), kStnSampler.Row(), kStnStart.Row()};
-  k.validate = [](const ExperimentConfig& c) {
-    const std::string p = kStnParams.Get(c);
-    Check(p == "affine" || p == "scale", "option --stn-params: expected affine|scale, found '", p, "'");
-    const std::string sampler = kStnSampler.Get(c), start = kStnStart.Get(c);
-    Check(sampler == "box" || sampler == "bilinear", "option --stn-sampler: expected box|bilinear, found '", sampler,
-          "'");
-    Check(start == "whole" || start == "identity", "option --stn-start: expected whole|identity, found '", start, "'");
-    Check(c.patch >= 2, "option --patch: stn needs at least 2");
+  k.validate = [](const Settings&, const SharedFacts& f) {
+    Check(f.patch >= 2, "option --patch: stn needs at least 2");
   };
-  k.make = [](const ExperimentConfig& c, int, int) {
+  k.make = [](const Settings& own, const SensorShape& c) {
     return std::make_unique<Stn>(c.patch, c.scales,
-                                 kStnParams.Get(c) == "scale" ? Stn::Mode::kScaleTranslation : Stn::Mode::kAffine,
-                                 kStnSampler.Get(c) == "box" ? Stn::Sampler::kBox : Stn::Sampler::kBilinear,
-                                 kStnStart.Get(c) == "whole" ? Stn::Start::kWhole : Stn::Start::kIdentity);
+                                 kStnParams.Get(own) == "scale" ? Stn::Mode::kScaleTranslation : Stn::Mode::kAffine,
+                                 kStnSampler.Get(own) == "box" ? Stn::Sampler::kBox : Stn::Sampler::kBilinear,
+                                 kStnStart.Get(own) == "whole" ? Stn::Start::kWhole : Stn::Start::kIdentity);
   };
   return k;
 }

@@ -10,8 +10,8 @@ AttentionKind<T> WholeCanvasKind() {
   k.name = "whole";
   k.help = "control: every glimpse is the whole canvas averaged to round(g sqrt(k)) pixels a side";
   k.policy = "centre";  // the location is unused: nothing to learn
-  k.make = [](const ExperimentConfig& c, int height, int width) {
-    return std::make_unique<WholeCanvas<T>>(c.patch, c.scales, height, width);
+  k.make = [](const Settings&, const SensorShape& c) {
+    return std::make_unique<WholeCanvas<T>>(c.patch, c.scales, c.height, c.width);
   };
   return k;
 }

@@ -15,6 +15,7 @@
 #include "src/core/blas.h"
 #include "src/core/error.h"
 #include "src/core/rng.h"
+#include "src/train/make_kinds.h"
 #include "src/train/trainer.h"
 
 namespace glimpse::cli {
@@ -52,12 +53,12 @@ double BenchSensors(int batch, int patch) {
   std::set<std::string> seen;
   for (const AttentionKind<float>& kind : Attentions<float>()) {
     cfg.attention = kind.name;
-    const std::string name = kind.make(cfg, 60, 60)->name();
+    const std::string name = MakeSensor(kind, cfg, 60, 60)->name();
     if (!seen.insert(name).second) continue;
     std::cout << std::left << std::setw(24) << (kind.name + " (" + name + ")");
     for (int C : {28, 60, 100, 200}) {
       // Made for each canvas: a sensor may be sized by its canvas (the whole-canvas view).
-      const std::unique_ptr<Sensor<float>> sensor = kind.make(cfg, C, C);
+      const std::unique_ptr<Sensor<float>> sensor = MakeSensor(kind, cfg, C, C);
       ParamStore<float> store;  // a sensor's own parameters (soft attention's key projection)
       sensor->RegisterParams(store, "sensor");
       store.Allocate();

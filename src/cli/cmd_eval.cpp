@@ -14,10 +14,10 @@
 
 #include "src/cli/commands.h"
 #include "src/cli/options.h"
-#include "src/core/config.h"
 #include "src/core/error.h"
 #include "src/core/version.h"
 #include "src/store/writer_lock.h"
+#include "src/train/experiment_config.h"
 #include "src/train/run_config.h"
 #include "src/train/trainer.h"
 

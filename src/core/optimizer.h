@@ -99,7 +99,7 @@ class Adam : public Optimizer<T> {
 // The registered optimizers of --optimizer (optimizers.cpp): a factory for the training's float
 // parameters, n of them.
 struct OptimizerKind : KindInfo {
-  std::function<std::unique_ptr<Optimizer<float>>(const ExperimentConfig&, std::size_t n)> make;
+  std::function<std::unique_ptr<Optimizer<float>>(const Settings&, std::size_t n)> make;
 };
 const Registry<OptimizerKind>& Optimizers();
 

@@ -4,20 +4,19 @@
 namespace glimpse {
 namespace {
 
-const KindOption<double> kMomentum{"momentum", "optimizer", "SGD momentum", 0.9};
+const KindOption<double> kMomentum{"momentum", "optimizer", "SGD momentum", 0.9, Between(0, 0.999999)};
 const KindOption<double> kWeightDecay{"weight-decay", "optimizer",
                                       "adam: decoupled weight decay (AdamW): each step also moves every parameter "
                                       "by -lr x this x its value (0 = off)",
-                                      0.0};
+                                      0.0, AtLeast(0)};
 
 OptimizerKind SgdKind() {
   OptimizerKind k;
   k.name = "sgd";
   k.help = "SGD with heavy-ball --momentum";
   k.options = {kMomentum.Row()};
-  k.validate = [](const ExperimentConfig& c) { CheckRange(kMomentum.Get(c), 0.0, 0.999999, "option --momentum"); };
-  k.make = [](const ExperimentConfig& c, std::size_t n) {
-    return std::make_unique<Sgd<float>>(n, static_cast<float>(kMomentum.Get(c)));
+  k.make = [](const Settings& s, std::size_t n) {
+    return std::make_unique<Sgd<float>>(n, static_cast<float>(kMomentum.Get(s)));
   };
   return k;
 }
@@ -27,13 +26,13 @@ OptimizerKind AdamKind() {
   k.name = "adam";
   k.help = "Adam, beta = (0.9, 0.999); AdamW with --weight-decay";
   k.options = {kWeightDecay.Row()};
-  k.validate = [](const ExperimentConfig& c) {
-    const double wd = kWeightDecay.Get(c);
-    Check(wd >= 0 && wd * c.lr < 1, "option --weight-decay: expected >= 0 with lr x weight-decay < 1 (0 = off), found ",
-          wd);
+  k.validate = [](const Settings& s, const SharedFacts& f) {
+    const double wd = kWeightDecay.Get(s);
+    Check(wd * f.lr < 1, "option --weight-decay: expected lr x weight-decay < 1 (0 = off), found ", wd, " with --lr ",
+          f.lr);
   };
-  k.make = [](const ExperimentConfig& c, std::size_t n) {
-    return std::make_unique<Adam<float>>(n, 0.9f, 0.999f, 1e-8f, static_cast<float>(kWeightDecay.Get(c)));
+  k.make = [](const Settings& s, std::size_t n) {
+    return std::make_unique<Adam<float>>(n, 0.9f, 0.999f, 1e-8f, static_cast<float>(kWeightDecay.Get(s)));
   };
   return k;
 }

@@ -2,8 +2,9 @@
 // network, baseline, reward, optimizer, schedule, agent), in registration order.
 //
 // A kind is a value that starts with a KindInfo: its name (the option value that selects it), a
-// one-line help, the option rows it owns (listed by --help, stored in run files), its own validation
-// of a configuration that selects it, and then its facts and factory (each axis's Kind adds those).
+// one-line help, the option rows it owns (listed by --help, stored in run files; each row checks its
+// own range or choices), its own rules on the options of other axes, and then its facts and factory
+// (each axis's Kind adds those, made from the kind's Settings: src/core/settings.h).
 // Kind names are compared in exactly one place: Registry::Get. Each axis has one function that lists
 // its kinds, one registration line each (docs/architecture.md, "How to add a kind").
 #pragma once
@@ -13,20 +14,21 @@
 #include <utility>
 #include <vector>
 
-#include "src/core/config.h"
 #include "src/core/error.h"
+#include "src/core/settings.h"
 
 namespace glimpse {
 
 struct KindInfo {
-  std::string name;                 // the value of the axis's option, e.g. "draw" for --attention draw
-  std::string help;                 // one line, shown by --help
-  std::vector<OptionSpec> options;  // option rows this kind owns (listed once, under this kind)
+  std::string name;                // the value of the axis's option, e.g. "draw" for --attention draw
+  std::string help;                // one line, shown by --help
+  std::vector<OptionRow> options;  // option rows this kind owns (listed once, under this kind)
   // Options owned by another kind that this kind reads too, by name (learned-std starts from the gaussian
   // policy's "std"), so that UnreadKindOptions counts them as read.
   std::vector<std::string> also_reads;
-  // Throws Error naming the option for a configuration this kind cannot run; null: nothing to check.
-  std::function<void(const ExperimentConfig&)> validate;
+  // Throws Error naming the option when this kind cannot run with its settings and the shared
+  // facts (a rule across axes: adam's weight decay against --lr); null: nothing to check.
+  std::function<void(const Settings&, const SharedFacts&)> validate;
 };
 
 template <class Kind>

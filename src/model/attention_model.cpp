@@ -4,12 +4,9 @@
 #include <chrono>
 #include <cmath>
 
-#include "src/attention/attentions.h"
-#include "src/attention/whole_canvas.h"
 #include "src/model/cores.h"
 #include "src/model/fc_encoder.h"
 #include "src/nn/softmax_xent.h"
-#include "src/rl/policies.h"
 
 namespace glimpse {
 
@@ -300,30 +297,7 @@ void AttentionModel<T>::BackwardThroughReads(Rollout<T>& r) const {
   location_.BackwardParams(r.core.h_at(0), r.dpre.data(), TT * N);
 }
 
-template <class T>
-std::unique_ptr<AttentionModel<T>> MakeAttentionModel(const ModelSpec& spec, const ExperimentConfig& cfg, int height,
-                                                      int width) {
-  const AttentionKind<T>& kind = Attentions<T>().Get(cfg.attention);
-  std::unique_ptr<LocationPolicy<T>> policy;
-  if (kind.hard()) policy = Policies<T>().Get(PolicyOf(kind, cfg)).make(cfg);
-  std::unique_ptr<Sensor<T>> context_view;
-  if (spec.context > 0) context_view = std::make_unique<WholeCanvas<T>>(spec.context, 1, height, width);
-  std::unique_ptr<Sensor<T>> sensor = kind.make(cfg, height, width);
-  // The glimpse as C channels of S x S (every registered sensor's layout, Sensor::glimpse_channels).
-  const int D = sensor->glimpse_size(), C = sensor->glimpse_channels();
-  const int S = static_cast<int>(std::lround(std::sqrt(static_cast<double>(D) / C)));
-  Check(C * S * S == D, "option --glimpse-net: the glimpse of --attention ", cfg.attention, " (", D, " values) is not ",
-        C, " square channels");
-  auto encoder = GlimpseEncoders<T>().Get(cfg.glimpse_net).make(cfg, C, S, spec.glimpse_hidden);
-  return std::make_unique<AttentionModel<T>>(spec, std::move(sensor), std::move(policy), std::move(context_view),
-                                             std::move(encoder));
-}
-
 template class AttentionModel<float>;
 template class AttentionModel<double>;
-
-template std::unique_ptr<AttentionModel<float>> MakeAttentionModel(const ModelSpec&, const ExperimentConfig&, int, int);
-template std::unique_ptr<AttentionModel<double>> MakeAttentionModel(const ModelSpec&, const ExperimentConfig&, int,
-                                                                    int);
 
 }  // namespace glimpse

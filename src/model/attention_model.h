@@ -37,7 +37,6 @@
 #include <string>
 
 #include "src/attention/sensor.h"
-#include "src/core/config.h"
 #include "src/model/core_network.h"
 #include "src/model/glimpse_network.h"
 #include "src/model/rollout.h"
@@ -153,11 +152,5 @@ class AttentionModel {
   T context_scale_ = 1;                      // s in h_0 = s tanh(W_c v + b_c) (SetProgress)
   double* sensor_seconds_ = nullptr;
 };
-
-// The model of the registered --attention of cfg (its sensor for an H x W canvas and, for hard
-// attention, its registered location policy), with the registered --glimpse-net for its glimpse.
-template <class T>
-std::unique_ptr<AttentionModel<T>> MakeAttentionModel(const ModelSpec& spec, const ExperimentConfig& cfg, int height,
-                                                      int width);
 
 }  // namespace glimpse

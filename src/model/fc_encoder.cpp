@@ -7,7 +7,7 @@ GlimpseEncoderKind<T> FcEncoderKind() {
   GlimpseEncoderKind<T> k;
   k.name = "fc";
   k.help = "RAM's: h_g = relu(W x + b) on the glimpse as one vector";
-  k.make = [](const ExperimentConfig&, int channels, int side, int hidden) {
+  k.make = [](const Settings&, int channels, int side, int hidden) {
     return std::make_unique<FcEncoder<T>>(channels * side * side, hidden);
   };
   return k;

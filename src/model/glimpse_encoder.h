@@ -14,9 +14,9 @@
 #include <memory>
 #include <string>
 
-#include "src/core/config.h"
 #include "src/core/params.h"
 #include "src/core/registry.h"
+#include "src/core/settings.h"
 
 namespace glimpse {
 
@@ -41,8 +41,7 @@ template <class T>
 struct GlimpseEncoderKind : KindInfo {
   // The encoder of a glimpse of `channels` channels of side x side pixels into `hidden` units;
   // Error (naming the option) when this kind cannot read such a glimpse.
-  std::function<std::unique_ptr<GlimpseEncoder<T>>(const ExperimentConfig& cfg, int channels, int side, int hidden)>
-      make;
+  std::function<std::unique_ptr<GlimpseEncoder<T>>(const Settings& s, int channels, int side, int hidden)> make;
 };
 
 // Every registered encoder: one declaration and one line each in glimpse_encoders.cpp.

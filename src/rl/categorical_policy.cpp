@@ -9,7 +9,7 @@ PolicyKind<T> CategoricalPolicyKind() {
   PolicyKind<T> k;
   k.name = "categorical";
   k.help = "Show, Attend and Tell's hard attention: softmax over the --grid N x N cell centres";
-  k.make = [](const ExperimentConfig& c) { return std::make_unique<CategoricalPolicy<T>>(c.grid); };
+  k.make = [](const Settings&, int grid) { return std::make_unique<CategoricalPolicy<T>>(grid); };
   return k;
 }
 

@@ -9,7 +9,7 @@ PolicyKind<T> CentrePolicyKind() {
   PolicyKind<T> k;
   k.name = "centre";
   k.help = "control: l = (0, 0) always; no gradient";
-  k.make = [](const ExperimentConfig&) { return std::make_unique<CentrePolicy<T>>(); };
+  k.make = [](const Settings&, int) { return std::make_unique<CentrePolicy<T>>(); };
   return k;
 }
 

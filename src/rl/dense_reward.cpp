@@ -10,7 +10,7 @@ namespace glimpse {
 const KindOption<double> kDiscount{"discount", "policy",
                                    "--reward dense: discount gamma of later glimpses' rewards (1: the sum; 0: "
                                    "each glimpse's own reduction only)",
-                                   1.0};
+                                   1.0, Between(0, 1)};
 
 RewardKind DenseRewardKind() {
   RewardKind k;
@@ -18,14 +18,12 @@ RewardKind DenseRewardKind() {
   k.help = "the cross-entropy reduction after each glimpse, summed with --discount (needs --step-loss > 0)";
   k.per_step = true;
   k.options = {kDiscount.Row()};
-  k.validate = [](const ExperimentConfig& c) {
-    const double g = kDiscount.Get(c);
-    Check(g >= 0 && g <= 1, "option --discount: expected 0 to 1, found ", g);
-    Check(c.step_loss > 0, "option --reward dense rewards each glimpse by the classifier after it, which is trained ",
+  k.validate = [](const Settings&, const SharedFacts& f) {
+    Check(f.step_loss > 0, "option --reward dense rewards each glimpse by the classifier after it, which is trained ",
           "only with an auxiliary loss at every step: give --step-loss, e.g. 1");
   };
-  k.make = [](const ExperimentConfig& c) -> ReturnsFn {
-    const double gamma = kDiscount.Get(c);
+  k.make = [](const Settings& s) -> ReturnsFn {
+    const double gamma = kDiscount.Get(s);
     return [gamma](const Outcome& o, std::vector<double>& G) {
       const double chance = std::log(static_cast<double>(o.classes));
       const std::size_t N = static_cast<std::size_t>(o.rows), TT = static_cast<std::size_t>(o.steps);

@@ -58,7 +58,7 @@ class Estimator {
   Estimator(const EstimatorConfig& cfg, const LocationPolicy<T>* policy)
       : cfg_(cfg), policy_(policy), baseline_(Baselines().Get(cfg.baseline).make(cfg.samples)) {
     const RewardKind& reward = Rewards().Get(cfg.reward);
-    if (!cfg_.returns) cfg_.returns = reward.make(ExperimentConfig{});
+    if (!cfg_.returns) cfg_.returns = reward.make(Settings{});
     per_step_ = reward.per_step;
   }
 

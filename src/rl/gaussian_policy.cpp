@@ -5,7 +5,9 @@
 namespace glimpse {
 
 // The option only the Gaussian policy reads.
-const KindOption<double> kPolicyStd{"std", "policy", "standard deviation of the Gaussian location policy", 0.1};
+const KindOption<double> kPolicyStd{"std", "policy",
+                                    "standard deviation of the Gaussian location policy (locations span [-1, 1])", 0.1,
+                                    AboveUpTo(0, 10)};
 
 template <class T>
 PolicyKind<T> GaussianPolicyKind() {
@@ -13,11 +15,7 @@ PolicyKind<T> GaussianPolicyKind() {
   k.name = "gaussian";
   k.help = "RAM: l ~ N(tanh(W h), std^2 I) with a fixed --std";
   k.options = {kPolicyStd.Row()};
-  k.validate = [](const ExperimentConfig& c) {
-    Check(kPolicyStd.Get(c) > 0 && kPolicyStd.Get(c) <= 10, "option --std: expected a standard deviation in (0, 10] ",
-          "(locations span [-1, 1]), found ", kPolicyStd.Get(c));
-  };
-  k.make = [](const ExperimentConfig& c) { return std::make_unique<GaussianPolicy<T>>(kPolicyStd.Get(c)); };
+  k.make = [](const Settings& s, int) { return std::make_unique<GaussianPolicy<T>>(kPolicyStd.Get(s)); };
   return k;
 }
 

@@ -7,8 +7,8 @@
 
 #include <cmath>
 
-#include "src/core/config.h"
 #include "src/core/error.h"
+#include "src/core/settings.h"
 #include "src/nn/activations.h"
 #include "src/rl/location_policy.h"
 

@@ -13,11 +13,7 @@ PolicyKind<T> LearnedStdPolicyKind() {
       "Gaussian with a std learned from the state, starting at --std and kept within a decade of it "
       "(--attention gaussian --policy learned-std)";
   k.also_reads = {kPolicyStd.name};
-  k.validate = [](const ExperimentConfig& c) {
-    Check(kPolicyStd.Get(c) > 0 && kPolicyStd.Get(c) <= 10, "option --std: expected a standard deviation in (0, 10] ",
-          "(locations span [-1, 1]), found ", kPolicyStd.Get(c));
-  };
-  k.make = [](const ExperimentConfig& c) { return std::make_unique<LearnedStdPolicy<T>>(kPolicyStd.Get(c)); };
+  k.make = [](const Settings& s, int) { return std::make_unique<LearnedStdPolicy<T>>(kPolicyStd.Get(s)); };
   return k;
 }
 

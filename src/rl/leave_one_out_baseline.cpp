@@ -29,9 +29,9 @@ BaselineKind LeaveOneOutBaselineKind() {
   BaselineKind k;
   k.name = "loo";
   k.help = "leave-one-out over --samples episodes of each image";
-  k.validate = [](const ExperimentConfig& c) {
-    Check(c.samples >= 2, "option --baseline loo needs --samples of at least 2 ",
-          "(the baseline of each sample is the mean reward of the others), found --samples ", c.samples);
+  k.validate = [](const Settings&, const SharedFacts& f) {
+    Check(f.samples >= 2, "option --baseline loo needs --samples of at least 2 ",
+          "(the baseline of each sample is the mean reward of the others), found --samples ", f.samples);
   };
   k.make = [](int samples) {
     Check(samples >= 2, "the leave-one-out baseline needs --samples of at least 2, found ", samples);

@@ -12,7 +12,7 @@ namespace glimpse {
 
 template <class T>
 struct PolicyKind : KindInfo {
-  std::function<std::unique_ptr<LocationPolicy<T>>(const ExperimentConfig&)> make;
+  std::function<std::unique_ptr<LocationPolicy<T>>(const Settings&, int grid)> make;  // grid: --grid
 };
 
 // Every registered policy: one declaration and one line each in policies.cpp.

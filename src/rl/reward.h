@@ -30,8 +30,8 @@ struct Outcome {
 using ReturnsFn = std::function<void(const Outcome&, std::vector<double>& returns)>;
 
 struct RewardKind : KindInfo {
-  bool per_step = false;                                   // needs the classifier after every glimpse (--step-loss > 0)
-  std::function<ReturnsFn(const ExperimentConfig&)> make;  // the returns under a configuration's options
+  bool per_step = false;                           // needs the classifier after every glimpse (--step-loss > 0)
+  std::function<ReturnsFn(const Settings&)> make;  // the returns under the kind's own options
 };
 
 // --reward: every registered reward, one declaration and one line each in rewards.cpp.

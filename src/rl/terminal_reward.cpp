@@ -9,7 +9,7 @@ RewardKind TerminalRewardKind() {
   RewardKind k;
   k.name = "terminal";
   k.help = "RAM: 1 if the final answer is right, else 0, the return of every step";
-  k.make = [](const ExperimentConfig&) -> ReturnsFn {
+  k.make = [](const Settings&) -> ReturnsFn {
     return [](const Outcome& o, std::vector<double>& G) {
       const std::size_t N = static_cast<std::size_t>(o.rows);
       G.resize(N * o.steps);

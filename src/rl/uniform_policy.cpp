@@ -9,7 +9,7 @@ PolicyKind<T> UniformPolicyKind() {
   PolicyKind<T> k;
   k.name = "uniform";
   k.help = "control: l ~ U([-1, 1]^2) whatever the state; no gradient";
-  k.make = [](const ExperimentConfig&) { return std::make_unique<UniformPolicy<T>>(); };
+  k.make = [](const Settings&, int) { return std::make_unique<UniformPolicy<T>>(); };
   return k;
 }
 

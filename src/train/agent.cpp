@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "src/train/make_kinds.h"
+
 namespace glimpse {
 
 AgentKind ImageAgentKind();  // image_agent.cpp
@@ -18,7 +20,7 @@ EstimatorConfig EstimatorConfigFor(const ExperimentConfig& cfg) {
   ec.samples = cfg.samples;
   ec.step_loss = cfg.step_loss;
   ec.reward = cfg.reward;
-  ec.returns = Rewards().Get(cfg.reward).make(cfg);
+  ec.returns = MakeReturns(cfg);
   return ec;
 }
 

@@ -91,6 +91,9 @@ struct AgentKind : KindInfo {
   // The agent for cfg on task (which outlives it); pool: --threads - 1 workers it may use.
   std::function<std::unique_ptr<Agent>(const ExperimentConfig&, const Task&, WorkerPool&)> make;
   bool query = false;  // reads each sample's query: it answers the tasks with TaskKind::query, and only those
+  // Throws Error naming the option for a configuration whose model this agent cannot build (an agent
+  // builds the model, so its rules read the model's options); null: nothing to check.
+  std::function<void(const ExperimentConfig&)> validate_config;
 };
 const Registry<AgentKind>& Agents();
 // The agent a configuration runs: --agent, or the task's own.

@@ -14,6 +14,7 @@
 #include "src/rl/policies.h"
 #include "src/rl/reward.h"
 #include "src/train/agent.h"
+#include "src/train/make_kinds.h"
 
 namespace glimpse {
 namespace {
@@ -52,11 +53,31 @@ void ForEachAxis(F&& f) {
   f(Schedules());
 }
 
+// The table row of an option a kind owns: its value lives in kind_options, as the row's canonical text.
+OptionSpec KindRow(const OptionRow& row) {
+  return {row.name,
+          row.group,
+          row.help,
+          row.is_flag,
+          [row](const ExperimentConfig& c) {
+            const auto it = c.kind_options.find(row.name);
+            return it == c.kind_options.end() ? row.fallback : it->second;
+          },
+          [row](ExperimentConfig& c, const std::string& s) { c.kind_options[row.name] = row.canonical(s); }};
+}
+
 // Appends the rows owned by each kind of a registry.
 template <class Kind>
 void AddKindRows(const Registry<Kind>& r, std::vector<OptionSpec>& rows) {
   for (const Kind& k : r)
-    for (const OptionSpec& o : k.options) rows.push_back(o);
+    for (const OptionRow& o : k.options) rows.push_back(KindRow(o));
+}
+
+// The row kind k owns for the option `name`, or null.
+const OptionRow* RowOf(const KindInfo& k, const std::string& name) {
+  for (const OptionRow& o : k.options)
+    if (o.name == name) return &o;
+  return nullptr;
 }
 
 std::vector<OptionSpec> MakeOptions() {
@@ -184,11 +205,6 @@ std::vector<OptionSpec> MakeOptions() {
   return specs;
 }
 
-template <class Kind>
-void ValidateKind(const Kind& k, const ExperimentConfig& c) {
-  if (k.validate) k.validate(c);
-}
-
 }  // namespace
 
 const std::vector<OptionSpec>& ConfigOptions() {
@@ -279,11 +295,22 @@ void Validate(const ExperimentConfig& c) {
   CheckRange(c.max_rollbacks, 0, 1000, "option --max-rollbacks");
   Check(c.clip >= 0, "option --clip: expected >= 0 (0 = off), found ", c.clip);
   Check(c.average >= 0 && c.average < 1, "option --average: expected 0 (off) or a decay in (0, 1), found ", c.average);
+  // Every kind option's value is in its row's range or choices (a value set in kind_options directly,
+  // not through the row, is checked here too).
+  for (const auto& [name, value] : c.kind_options) {
+    const OptionRow* row = nullptr;
+    ForEachAxis([&](const auto& kinds) {
+      for (const auto& k : kinds)
+        if (!row) row = RowOf(k, name);
+    });
+    if (row) row->canonical(value);
+  }
   // Each selected kind checks what it needs.
   ValidateKind(task, c);
   Check(task.query == agent.query, "option --agent ", AgentOf(task, c), ": --env ", c.env,
         task.query ? " asks about a query digit, which only --agent query reads" : " has no query for it to read");
   ValidateKind(agent, c);
+  if (agent.validate_config) agent.validate_config(c);
   ValidateKind(attention, c);
   Check(c.policy.empty() || attention.any_policy, "option --policy: --attention ", c.attention,
         " has no retina that a policy could move; --policy goes with --attention gaussian, categorical, random or "
@@ -291,16 +318,15 @@ void Validate(const ExperimentConfig& c) {
   if (attention.hard()) {
     const PolicyKind<float>& policy = Policies<float>().Get(PolicyOf(attention, c));
     ValidateKind(policy, c);
-    Check(c.samples == 1 || policy.make(c)->noise_size() > 0, "option --samples: --attention ", c.attention,
+    Check(c.samples == 1 || MakePolicy<float>(c)->noise_size() > 0, "option --samples: --attention ", c.attention,
           " always looks at the same places, so more than one sample per image repeats the same episode; use 1");
   }
   ValidateKind(core, c);
   ValidateKind(glimpse_net, c);
   ValidateKind(baseline, c);
   if (attention.hard())  // a baseline that needs the greedy episode needs a policy that has one
-    Check(!baseline.make(c.samples)->greedy() || Policies<float>().Get(PolicyOf(attention, c)).make(c)->has_mean(),
-          "option --baseline ", c.baseline, ": the greedy episode takes the policy's mean location, and --attention ",
-          c.attention, "'s policy has none");
+    Check(!baseline.make(c.samples)->greedy() || MakePolicy<float>(c)->has_mean(), "option --baseline ", c.baseline,
+          ": the greedy episode takes the policy's mean location, and --attention ", c.attention, "'s policy has none");
   ValidateKind(reward, c);
   ValidateKind(optimizer, c);
   ValidateKind(schedule, c);
@@ -310,8 +336,7 @@ namespace {
 
 // Whether kind k reads the option `name`: a row it owns, or one it reads from another kind.
 bool Reads(const KindInfo& k, const std::string& name) {
-  for (const OptionSpec& o : k.options)
-    if (o.name == name) return true;
+  if (RowOf(k, name)) return true;
   return std::find(k.also_reads.begin(), k.also_reads.end(), name) != k.also_reads.end();
 }
 

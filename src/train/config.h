@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "src/core/config.h"
+#include "src/train/experiment_config.h"
 
 namespace glimpse {
 

@@ -112,7 +112,7 @@ AgentKind DramAgentKind() {
   k.help =
       "DRAM (Ba et al. 2015): --glimpses glimpses per object, naming the objects one after another "
       "(pairs100, sum100)";
-  k.validate = [](const ExperimentConfig& c) {
+  k.validate_config = [](const ExperimentConfig& c) {
     const TaskKind& task = Tasks().Get(c.env);
     Check(task.objects > 1, "option --agent dram names the objects of a canvas one after another; --env ", c.env,
           " has one (use --env pairs100 or sum100)");

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "src/train/make_kinds.h"
+
 namespace glimpse {
 
 ModelSpec ModelSpecFor(const ExperimentConfig& cfg, const Task& task) {

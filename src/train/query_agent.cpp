@@ -96,7 +96,7 @@ AgentKind QueryAgentKind() {
   k.help = "strip5's query-conditioned item attention over the five slots";
   k.query = true;
   // The item attention reads whole slots; it has two modes of its own, named as the attentions they mirror.
-  k.validate = [](const ExperimentConfig& c) {
+  k.validate_config = [](const ExperimentConfig& c) {
     Check(c.attention == "soft" || c.attention == "categorical", "option --attention: strip5 takes ",
           "soft (item-wise soft attention) or categorical (a REINFORCE choice of one slot), found '", c.attention, "'");
     Check(!c.rl_into_core, "option --rl-into-core: strip5's query model has no recurrent core to send REINFORCE into");

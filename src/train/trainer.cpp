@@ -19,6 +19,7 @@
 #include "src/core/version.h"
 #include "src/nn/vmath.h"
 #include "src/store/checkpoint.h"
+#include "src/train/make_kinds.h"
 
 namespace glimpse {
 namespace {
@@ -111,7 +112,7 @@ Trainer::Trainer(const ExperimentConfig& cfg, RunFile* file, bool resume)
   reward_.resize(batch_idx_.size());
   // Data-parallel shards each run their products on one BLAS thread; otherwise BLAS has them all.
   SetBlasThreads(agent_->shards() > 1 ? 1 : ResolvedThreads(cfg_));
-  opt_ = Optimizers().Get(cfg_.optimizer).make(cfg_, agent_->store().size());
+  opt_ = MakeOptimizer(cfg_, agent_->store().size());
   if (cfg_.average > 0) {  // from the first draw; InitFrom and LoadCheckpointNow reset it
     average_ = std::make_unique<WeightAverage<float>>(agent_->store().size(), cfg_.average);
     average_->Reset(agent_->store().values().data());

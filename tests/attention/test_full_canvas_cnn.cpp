@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "src/attention/attentions.h"
+#include "src/train/make_kinds.h"
 #include "tests/gradcheck.h"
 
 using namespace glimpse;
@@ -14,7 +15,7 @@ TEST_CASE("The cnn control reads the whole canvas at full resolution", "[attenti
   for (const int side : {28, 60, 100}) {
     INFO("canvas " << side);
     ExperimentConfig cfg;
-    const auto sensor = kind.make(cfg, side, side);
+    const auto sensor = MakeSensor(kind, cfg, side, side);
     REQUIRE(sensor->glimpse_size() == side * side);
     const int batch = 3;
     std::vector<double> images(static_cast<std::size_t>(batch) * side * side), out(images.size());
@@ -31,5 +32,5 @@ TEST_CASE("The cnn control reads the whole canvas at full resolution", "[attenti
     }
   }
   ExperimentConfig cfg;
-  CHECK_THROWS_WITH(kind.make(cfg, 28, 140), Catch::Contains("square"));
+  CHECK_THROWS_WITH(MakeSensor(kind, cfg, 28, 140), Catch::Contains("square"));
 }

@@ -9,6 +9,7 @@
 #include "src/attention/attentions.h"
 #include "src/attention/gumbel_grid.h"
 #include "src/model/attention_model.h"
+#include "src/train/make_kinds.h"
 #include "tests/gradcheck.h"
 
 using namespace glimpse;

@@ -10,6 +10,7 @@
 #include "src/attention/retina.h"
 #include "src/model/attention_model.h"
 #include "src/rl/estimator.h"
+#include "src/train/make_kinds.h"
 #include "tests/gradcheck.h"
 
 using namespace glimpse;

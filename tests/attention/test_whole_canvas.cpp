@@ -4,6 +4,7 @@
 
 #include "src/attention/attentions.h"
 #include "src/attention/whole_canvas.h"
+#include "src/train/make_kinds.h"
 
 using namespace glimpse;
 
@@ -55,5 +56,5 @@ TEST_CASE("Whole canvas: batches, bad canvases, and its registered kind", "[atte
   CHECK(kind.policy == "centre");
   ExperimentConfig cfg;
   cfg.patch = 12, cfg.scales = 3;
-  CHECK(kind.make(cfg, 60, 60)->glimpse_size() == 21 * 21);
+  CHECK(MakeSensor(kind, cfg, 60, 60)->glimpse_size() == 21 * 21);
 }

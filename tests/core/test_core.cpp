@@ -195,16 +195,16 @@ TEST_CASE("Adam with weight decay (AdamW) matches hand-computed steps", "[core][
 }
 
 TEST_CASE("Adam's --weight-decay refuses negative and sign-flipping values", "[core][optimizer]") {
-  ExperimentConfig c;
-  c.optimizer = "adam";
-  c.lr = 0.001;
   const OptimizerKind& adam = Optimizers().Get("adam");
-  c.kind_options["weight-decay"] = "0.05";
-  CHECK_NOTHROW(adam.validate(c));
-  c.kind_options["weight-decay"] = "-0.1";
-  CHECK_THROWS_WITH(adam.validate(c), Catch::Contains("option --weight-decay: expected >= 0"));
-  c.kind_options["weight-decay"] = "2000";  // lr x wd = 2: the decay would flip the parameters' signs
-  CHECK_THROWS_WITH(adam.validate(c), Catch::Contains("lr x weight-decay < 1"));
+  SharedFacts facts;
+  facts.lr = 0.001;
+  CHECK_NOTHROW(adam.validate(Settings(std::map<std::string, std::string>{{"weight-decay", "0.05"}}), facts));
+  REQUIRE(adam.options.size() == 1);  // the range is the row's, checked where the value is given
+  CHECK_THROWS_WITH(adam.options[0].canonical("-0.1"),
+                    Catch::Contains("option --weight-decay: expected a number >= 0"));
+  // lr x wd = 2: the decay would flip the parameters' signs (a rule across axes: the kind's own)
+  CHECK_THROWS_WITH(adam.validate(Settings(std::map<std::string, std::string>{{"weight-decay", "2000"}}), facts),
+                    Catch::Contains("lr x weight-decay < 1"));
 }
 
 TEST_CASE("Learning-rate schedules", "[core][schedule]") {

@@ -3,9 +3,9 @@
 
 #include <string>
 
-#include "src/core/config.h"
 #include "src/core/params.h"
 #include "src/core/rng.h"
+#include "src/train/make_kinds.h"
 
 namespace glimpse::test {
 

@@ -43,7 +43,8 @@ struct Fixture {
     model = std::make_unique<AttentionModel<double>>(
         spec, std::make_unique<Retina<double>>(4, 2), std::make_unique<GaussianPolicy<double>>(0.2),
         context > 0 ? std::make_unique<WholeCanvas<double>>(context, 1, kH, kW) : nullptr,
-        GlimpseEncoders<double>().Get(net).make(cfg, 2, 4, spec.glimpse_hidden));
+        GlimpseEncoders<double>().Get(net).make(SettingsOf(GlimpseEncoders<double>().Get(net), cfg), 2, 4,
+                                                spec.glimpse_hidden));
     Rng rng(11, "init");
     model->Init(rng);
     images.resize(kN * kH * kW);

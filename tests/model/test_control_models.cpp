@@ -4,6 +4,7 @@
 
 #include "src/model/attention_model.h"
 #include "src/rl/estimator.h"
+#include "src/train/make_kinds.h"
 #include "tests/gradcheck.h"
 
 using namespace glimpse;

@@ -5,6 +5,7 @@
 
 #include "src/model/conv_encoder.h"
 #include "src/model/glimpse_encoder.h"
+#include "src/train/make_kinds.h"
 #include "tests/gradcheck.h"
 
 using namespace glimpse;
@@ -30,8 +31,8 @@ TEST_CASE("Every registered glimpse network's image path: gradients match finite
   for (const auto& kind : GlimpseEncoders<double>()) {
     INFO(kind.name);
     const ExperimentConfig cfg = SmallConfig();
-    if (kind.validate) kind.validate(cfg);
-    auto enc = kind.make(cfg, kChannels, kSide, kHidden);
+    if (kind.validate) kind.validate(SettingsOf(kind, cfg), SharedFactsOf(cfg));
+    auto enc = kind.make(SettingsOf(kind, cfg), kChannels, kSide, kHidden);
     ParamStore<double> store;
     enc->RegisterParams(store, "glimpse");
     store.Allocate();
@@ -72,8 +73,11 @@ TEST_CASE("Every registered glimpse network's image path: gradients match finite
 TEST_CASE("The fc image path keeps RAM's parameter name and the conv path names its layers", "[model][glimpse-net]") {
   const ExperimentConfig cfg = SmallConfig();
   ParamStore<double> fc, conv;
-  GlimpseEncoders<double>().Get("fc").make(cfg, kChannels, kSide, kHidden)->RegisterParams(fc, "glimpse");
-  GlimpseEncoders<double>().Get("conv").make(cfg, kChannels, kSide, kHidden)->RegisterParams(conv, "glimpse");
+  GlimpseEncoders<double>().Get("fc").make(Settings{}, kChannels, kSide, kHidden)->RegisterParams(fc, "glimpse");
+  GlimpseEncoders<double>()
+      .Get("conv")
+      .make(SettingsOf(GlimpseEncoders<double>().Get("conv"), cfg), kChannels, kSide, kHidden)
+      ->RegisterParams(conv, "glimpse");
   CHECK(fc.Find("glimpse.fc_x.W") >= 0);
   CHECK(fc.info(fc.Find("glimpse.fc_x.W")).size == static_cast<std::size_t>(kHidden) * kD);
   // conv1: 2 filters of 3 x 3 x 2; conv2: 4 of 3 x 3 x 2; the fc layer reads 3 x 3 x 4 values.

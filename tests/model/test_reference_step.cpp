@@ -13,6 +13,7 @@
 #include "src/rl/estimator.h"
 #include "src/rl/gaussian_policy.h"
 #include "src/store/run_file.h"
+#include "src/train/make_kinds.h"
 #include "tests/gradcheck.h"
 
 using namespace glimpse;
@@ -29,7 +30,7 @@ TEST_CASE("The default RAM step, written for the PyTorch reference", "[.][refere
   ExperimentConfig cfg;
   AttentionModel<double> model(spec, std::make_unique<Retina<double>>(8, 1),
                                std::make_unique<GaussianPolicy<double>>(0.1), nullptr,
-                               GlimpseEncoders<double>().Get("fc").make(cfg, 1, 8, spec.glimpse_hidden));
+                               GlimpseEncoders<double>().Get("fc").make(Settings{}, 1, 8, spec.glimpse_hidden));
   Rng init(1, "init");
   model.Init(init);
   std::vector<double> images(kN * kSide * kSide);

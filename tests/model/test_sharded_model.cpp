@@ -12,6 +12,7 @@
 #include "src/model/cores.h"
 #include "src/model/sharded_model.h"
 #include "src/rl/estimator.h"
+#include "src/train/make_kinds.h"
 #include "tests/gradcheck.h"
 
 using namespace glimpse;

@@ -6,16 +6,13 @@
 
 #include "src/rl/estimator.h"
 #include "src/rl/gaussian_policy.h"
+#include "src/train/make_kinds.h"
 
 using namespace glimpse;
 
 namespace {
 
-ExperimentConfig WithDiscount(double gamma) {
-  ExperimentConfig c;
-  c.kind_options["discount"] = std::to_string(gamma);
-  return c;
-}
+Settings WithDiscount(double gamma) { return Settings({{"discount", std::to_string(gamma)}}); }
 
 }  // namespace
 
@@ -24,7 +21,7 @@ TEST_CASE("Terminal reward: the final answer's 0/1 at every step", "[rl][reward]
   Outcome o;
   o.steps = 2, o.rows = 3, o.classes = 10, o.correct = &correct;
   std::vector<double> G;
-  Rewards().Get("terminal").make(ExperimentConfig{})(o, G);
+  Rewards().Get("terminal").make(Settings{})(o, G);
   CHECK(G == std::vector<double>{1, 0, 1, 1, 0, 1});
 }
 
@@ -50,10 +47,15 @@ TEST_CASE("Dense reward: cross-entropy reductions, summed with the discount", "[
       if (gamma == 1.0) CHECK(G[n] == Approx(L - ce[4 + n]));  // telescopes: log C - CE_T
     }
   }
-  ExperimentConfig bad = WithDiscount(1.5);
-  bad.step_loss = 1;
-  CHECK_THROWS_WITH(Rewards().Get("dense").validate(bad), Catch::Contains("--discount: expected 0 to 1"));
-  CHECK_THROWS_WITH(Rewards().Get("dense").validate(WithDiscount(1)), Catch::Contains("give --step-loss"));
+  // The discount's range is its row's; needing the classifier after every glimpse is the kind's rule.
+  const RewardKind& dense = Rewards().Get("dense");
+  REQUIRE(dense.options.size() == 1);
+  CHECK_THROWS_WITH(dense.options[0].canonical("1.5"), Catch::Contains("--discount: expected a number in [0, 1]"));
+  CHECK(dense.options[0].canonical("0.50") == "0.5");
+  SharedFacts facts;
+  CHECK_THROWS_WITH(dense.validate(WithDiscount(1), facts), Catch::Contains("give --step-loss"));
+  facts.step_loss = 1;
+  CHECK_NOTHROW(dense.validate(WithDiscount(1), facts));
 }
 
 TEST_CASE("Estimator with dense rewards: each step's score weighed by its own return", "[rl][reward][estimator]") {

@@ -7,7 +7,7 @@
 #include <cstdio>
 #include <string>
 
-#include "src/core/config.h"
+#include "src/train/make_kinds.h"
 #include "src/train/trainer.h"
 #include "tests/cli/cli_helpers.h"
 #include "tests/envs/fake_data.h"

@@ -310,7 +310,7 @@ TEST_CASE("Every estimator trains - diagnostics land in /diagnostics", "[train][
   for (const auto& a : Attentions<float>())
     for (const BaselineKind& b : Baselines())
       if (a.hard()) {
-        const auto policy = Policies<float>().Get(a.policy).make(SmallConfig());
+        const auto policy = Policies<float>().Get(a.policy).make(Settings{}, 4);
         if (b.make(2)->greedy() && !policy->has_mean()) continue;  // no greedy episode to compare with
         const bool draws = policy->noise_size() > 0;  // a policy that always looks at the same place: M = 1
         if (!draws && b.validate) continue;           // (loo needs M >= 2)
@@ -425,7 +425,7 @@ TEST_CASE("Differentiable attention trains end to end and logs its read paramete
     const RunFile f(path, RunFile::Mode::kReadOnly);
     std::vector<std::size_t> shape;
     f.ReadArray<float>("/trajectories/read_params", &shape);
-    const auto P = static_cast<std::size_t>(registered.make(cfg, 28, 28)->param_size());
+    const auto P = static_cast<std::size_t>(MakeSensor(registered, cfg, 28, 28)->param_size());
     CHECK(shape == std::vector<std::size_t>{1, 4, 2, P});
     for (double l : f.ReadSeries("/train", "loss")) CHECK(std::isfinite(l));
   }

@@ -4,7 +4,8 @@
 // Program_options from it, the run file stores every option under its name, and --resume reads them
 // back through the same table. Options read by several kinds are fields here, with their rows in
 // the general table; an option that only one registered kind reads is a KindOption declared in that
-// kind's own file, its value kept in kind_options (so a new kind adds no field here).
+// kind's own file (src/core/settings.h), its value kept in kind_options (so a new kind adds no field
+// here). Kinds never see this value: src/train/make_kinds.h gives each its own Settings.
 #pragma once
 
 #include <cstdint>
@@ -12,6 +13,8 @@
 #include <map>
 #include <string>
 #include <vector>
+
+#include "src/core/settings.h"
 
 namespace glimpse {
 
@@ -95,25 +98,5 @@ template <class T>
 OptionSpec Num(const char* name, const char* group, const char* help, T ExperimentConfig::*f);
 OptionSpec Flag(const char* name, const char* group, const char* help, bool ExperimentConfig::*f);
 OptionSpec Str(const char* name, const char* group, const char* help, std::string ExperimentConfig::*f);
-
-// An option that one kind owns: declared once in the kind's file, e.g.
-//   const KindOption<double> kSigma{"draw-sigma", "sensor", "initial filter std", 1.0};
-//   ... kSigma.Row() in the kind's KindInfo::options; kSigma.Get(cfg) in its factory.
-// T: int, double, bool or std::string. The value lives in cfg.kind_options under the name.
-template <class T>
-struct KindOption {
-  const char* name;
-  const char* group;
-  const char* help;
-  T fallback;                              // the default
-  T Get(const ExperimentConfig& c) const;  // the value, or the default when absent
-  OptionSpec Row() const;
-};
-
-// Text for a value that reads back as the same value (0.1, not 0.10000000000000001).
-std::string ValueText(double v);
-std::string ValueText(std::int64_t v);
-// A seed given as text, as --seed reads it (a whole number of at least 0); Error naming --option if not.
-std::uint64_t ParseSeed(const std::string& option, const std::string& text);
 
 }  // namespace glimpse
