@@ -72,10 +72,11 @@ class Estimator {
 
   // Reads the trace r, labels (N) and reward (N) in {0, 1}; writes the signals s (sized by the
   // model: probs, dlogits (N, C), dpre (T N, K), dbaseline (T N, 1)). greedy: GreedyReturns of the
-  // same rows, needed by the self-critical baseline only (needs_greedy). The baseline's state moves on
-  // by one batch (State() before and SetState() after undo that, for probe batches).
+  // same rows, needed by the self-critical baseline only (needs_greedy). state: the baseline's state
+  // before this batch, which Compute replaces by the next one (null: StartState(), the next one
+  // discarded).
   LossReport Compute(const PolicyTrace<T>& r, const std::int32_t* labels, const T* reward, LossSignals<T>& s,
-                     const std::vector<double>* greedy_returns = nullptr) {
+                     const std::vector<double>* greedy_returns = nullptr, BaselineState* state = nullptr) {
     const int N = r.rows, TT = r.steps, C = static_cast<int>(r.logits.shape(1));
     const int K = static_cast<int>(r.head.shape(1));
     const bool steps = HasStepLogits(r);
@@ -107,7 +108,9 @@ class Estimator {
     // REINFORCE and entropy.
     std::fill(s.dpre.begin(), s.dpre.end(), T(0));
     const T k = static_cast<T>(-cfg_.rl_weight / N), ke = static_cast<T>(-cfg_.entropy / N);
-    baseline_->Begin(returns_, N, cfg_.samples, greedy ? greedy_ : none_);
+    BaselineState start;  // empty: no allocation unless the caller passes no state
+    if (!state) start = baseline_->Start(), state = &start;
+    baseline_->Begin(returns_, N, cfg_.samples, greedy ? greedy_ : none_, *state);
     double reinforce = 0, entropy = 0;
     for (int t = 1; t <= TT; ++t) {
       const Index row0 = static_cast<Index>(t - 1) * N;
@@ -146,15 +149,15 @@ class Estimator {
     }
     double gmean = 0;  // the episode's return: step 1's
     for (int n = 0; n < N; ++n) gmean += returns_[n];
-    baseline_->End(gmean / N);
+    baseline_->End(gmean / N, *state);
     rep.total = rep.total + cfg_.rl_weight * rep.reinforce - cfg_.entropy * rep.entropy * TT +
                 (learned ? cfg_.baseline_weight * rep.baseline : 0.0);
     return rep;
   }
 
-  // The baseline's state between batches (the moving average), by name: what a checkpoint keeps.
-  std::map<std::string, double> State() const { return baseline_->State(); }
-  void SetState(const std::map<std::string, double>& state) { baseline_->SetState(state); }
+  // The baseline's state before the first batch (Compute's `state`; its names are what a checkpoint
+  // keeps).
+  BaselineState StartState() const { return baseline_->Start(); }
   const EstimatorConfig& config() const { return cfg_; }
 
  private:

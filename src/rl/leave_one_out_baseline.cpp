@@ -7,7 +7,8 @@ namespace {
 
 class LeaveOneOutBaseline : public Baseline {
  public:
-  void Begin(const std::vector<double>& returns, int rows, int samples, const std::vector<double>&) override {
+  void Begin(const std::vector<double>& returns, int rows, int samples, const std::vector<double>&,
+             const BaselineState&) override {
     const std::size_t TN = returns.size(), N = static_cast<std::size_t>(rows), M = static_cast<std::size_t>(samples);
     value_.resize(TN);
     for (std::size_t i = 0; i < TN; ++i) {

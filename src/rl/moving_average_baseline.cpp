@@ -9,17 +9,20 @@ namespace {
 class MovingAverageBaseline : public Baseline {
  public:
   static constexpr double kDecay = 0.9;
-  double Value(std::size_t, double) const override { return average_; }
-  void End(double mean_return) override { average_ = kDecay * average_ + (1 - kDecay) * mean_return; }
   // "baseline_average" is the name run files have always stored it under.
-  std::map<std::string, double> State() const override { return {{"baseline_average", average_}}; }
-  void SetState(const std::map<std::string, double>& s) override {
-    const auto it = s.find("baseline_average");
-    average_ = it == s.end() ? 0.0 : it->second;
+  static constexpr const char* kName = "baseline_average";
+  void Begin(const std::vector<double>&, int, int, const std::vector<double>&, const BaselineState& state) override {
+    const auto it = state.find(kName);
+    average_ = it == state.end() ? 0.0 : it->second;
   }
+  double Value(std::size_t, double) const override { return average_; }
+  void End(double mean_return, BaselineState& state) const override {
+    state[kName] = kDecay * average_ + (1 - kDecay) * mean_return;
+  }
+  BaselineState Start() const override { return {{kName, 0.0}}; }
 
  private:
-  double average_ = 0.0;
+  double average_ = 0.0;  // this batch's b, read from the state Begin was given
 };
 
 }  // namespace

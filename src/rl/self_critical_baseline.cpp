@@ -9,7 +9,8 @@ namespace {
 
 class SelfCriticalBaseline : public Baseline {
  public:
-  void Begin(const std::vector<double>& returns, int, int, const std::vector<double>& greedy) override {
+  void Begin(const std::vector<double>& returns, int, int, const std::vector<double>& greedy,
+             const BaselineState&) override {
     Check(greedy.size() == returns.size(), "the self-critical baseline needs the greedy episode's returns");
     value_ = greedy;
   }

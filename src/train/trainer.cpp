@@ -108,6 +108,7 @@ Trainer::Trainer(const ExperimentConfig& cfg, RunFile* file, bool resume)
   pool_ = std::make_unique<WorkerPool>(cfg_.parallel == "data" ? ResolvedThreads(cfg_) - 1 : 0);
   agent_ = Agents().Get(AgentOf(task_kind, cfg_)).make(cfg_, *task_, *pool_);
   estimator_ = std::make_unique<Estimator<float>>(EstimatorConfigFor(cfg_), agent_->policy().policy);
+  baseline_state_ = estimator_->StartState();
   batch_idx_.resize(static_cast<std::size_t>(cfg_.batch) * cfg_.samples);
   reward_.resize(batch_idx_.size());
   // Data-parallel shards each run their products on one BLAS thread; otherwise BLAS has them all.
@@ -166,7 +167,8 @@ void Trainer::Render(Batch& b, Split split, const std::int64_t* indices, int row
   });
 }
 
-LossReport Trainer::ComputeGradients(const std::int64_t* indices, int images, std::int64_t epoch, Rng& rng) {
+LossReport Trainer::ComputeGradients(const std::int64_t* indices, int images, std::int64_t epoch, Rng& rng,
+                                     BaselineState& baseline_state) {
   const int M = cfg_.samples, N = images * M;
   for (int i = 0; i < images; ++i)
     for (int m = 0; m < M; ++m) batch_idx_[i * M + m] = indices[i];
@@ -186,7 +188,7 @@ LossReport Trainer::ComputeGradients(const std::int64_t* indices, int images, st
   timer.Lap(&Profile::forward);
   for (int n = 0; n < N; ++n) reward_[n] = s.answers[n] == train_batch_.labels[n] ? 1.0f : 0.0f;
   const LossReport rep = estimator_->Compute(*s.trace, train_batch_.labels.data(), reward_.data(), *s.signals,
-                                             greedy ? &greedy_returns_ : nullptr);
+                                             greedy ? &greedy_returns_ : nullptr, &baseline_state);
   timer.Lap(&Profile::loss);
   agent_->store().ZeroGrad();
   agent_->Backward();
@@ -201,7 +203,7 @@ void Trainer::SetProgressAt(std::int64_t steps_done) {
 
 void Trainer::TrainStep(const std::int64_t* indices, int images, std::int64_t epoch) {
   SetProgressAt(step_);
-  const LossReport rep = ComputeGradients(indices, images, epoch, policy_rng_);
+  const LossReport rep = ComputeGradients(indices, images, epoch, policy_rng_, baseline_state_);
   const double t = profile_ ? SteadySeconds() : 0;
   auto& store = agent_->store();
   // One pass gives the gradient norm and, being non-finite when a gradient is, the NaN check (a

@@ -110,7 +110,8 @@ class Trainer {
   void SetProgressAt(std::int64_t steps_done);
   // The step up to the gradients: forward, loss and backward on `images` training samples (each
   // repeated cfg.samples times as consecutive rows); zeroes and fills store().grads().
-  LossReport ComputeGradients(const std::int64_t* indices, int images, std::int64_t epoch, Rng& rng);
+  LossReport ComputeGradients(const std::int64_t* indices, int images, std::int64_t epoch, Rng& rng,
+                              BaselineState& baseline_state);
   // Renders samples indices[0..rows) of split into b, in parallel on the worker pool.
   void Render(Batch& b, Split split, const std::int64_t* indices, int rows, std::int64_t epoch);
   // The number of example entries logged (the length of <examples group>/epoch).
@@ -156,6 +157,7 @@ class Trainer {
   std::vector<std::int64_t> batch_idx_;  // (B M) training rows: each image's index M times
   std::vector<float> reward_;            // (B M)
   std::vector<double> greedy_returns_;   // (T B M): the greedy episodes' returns (self-critical baseline)
+  BaselineState baseline_state_;         // the baseline's state after the updates done (checkpointed)
   std::unique_ptr<Optimizer<float>> opt_;
   // --average: the parameter average that evaluation selects and /best keeps (null: off). Its buffer is
   // checkpointed as optimizer state "average".

@@ -39,7 +39,7 @@ void Trainer::SaveCheckpointNow() {
   c.scalars["images_seen"] = static_cast<double>(images_seen_);
   c.scalars["last_val_error"] = last_val_error_;
   if (best_val_error_ < std::numeric_limits<double>::infinity()) c.scalars["best_val_error"] = best_val_error_;
-  for (const auto& [name, value] : estimator_->State()) c.scalars[name] = value;  // the baseline's state
+  for (const auto& [name, value] : baseline_state_) c.scalars[name] = value;  // the baseline's state
   c.scalars["lr_scale"] = lr_scale_;
   c.scalars["rollbacks"] = rollbacks_;
   SaveCheckpoint(*file_, c);
@@ -119,7 +119,9 @@ void Trainer::LoadCheckpointNow() {
   last_val_error_ = c.scalars.count("last_val_error") ? c.scalars.at("last_val_error") : -1;
   best_val_error_ =
       c.scalars.count("best_val_error") ? c.scalars.at("best_val_error") : std::numeric_limits<double>::infinity();
-  estimator_->SetState(c.scalars);
+  baseline_state_ = estimator_->StartState();  // each of its names as the checkpoint has it
+  for (auto& [name, value] : baseline_state_)
+    if (c.scalars.count(name)) value = c.scalars.at(name);
   lr_scale_ = c.scalars.count("lr_scale") ? c.scalars.at("lr_scale") : 1.0;
   rollbacks_ = c.scalars.count("rollbacks") ? static_cast<int>(c.scalars.at("rollbacks")) : 0;
   // Rows written after the checkpoint belong to the lost part of the run: drop them.

@@ -19,12 +19,10 @@ Trainer::Diagnostic Trainer::MeasureGradientVariance(int draws) {
   for (const ParamInfo* p : tensors) count += p->size;
   std::vector<double> mean(count, 0.0), sq(count, 0.0);
   Rng rng(cfg_.seed, "diag");
-  Estimator<float>& estimator = *estimator_;
-  const auto state = estimator.State();  // the baseline's state (a moving average) must not see probe batches
   Diagnostic d;
   for (int k = 0; k < draws; ++k) {
-    estimator.SetState(state);
-    d.entropy += ComputeGradients(probe.data(), B, 0, rng).entropy / draws;
+    BaselineState probe_state = baseline_state_;  // a copy: probe batches never move the run's baseline
+    d.entropy += ComputeGradients(probe.data(), B, 0, rng, probe_state).entropy / draws;
     std::size_t i = 0;
     for (const ParamInfo* p : tensors)
       for (std::size_t j = 0; j < p->size; ++j, ++i) {
@@ -32,7 +30,6 @@ Trainer::Diagnostic Trainer::MeasureGradientVariance(int draws) {
         mean[i] += g, sq[i] += g * g;
       }
   }
-  estimator.SetState(state);
   store.ZeroGrad();
   double var_sum = 0, mean_sq = 0;
   for (std::size_t i = 0; i < count; ++i) {

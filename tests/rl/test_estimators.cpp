@@ -71,6 +71,7 @@ Stats Estimate(const LocationPolicy<double>& pol, const std::vector<double>& pre
   PolicyTrace<double> greedy = OneStep(K);
   std::vector<double> greedy_reward(kRows), greedy_returns;
   const auto* categorical = dynamic_cast<const CategoricalPolicy<double>*>(&pol);
+  BaselineState state = est.StartState();  // carried from batch to batch, as the trainer does
   for (int b = 0; b < batches; ++b) {
     if (est.needs_greedy()) {
       for (int n = 0; n < kRows; ++n) {
@@ -93,7 +94,7 @@ Stats Estimate(const LocationPolicy<double>& pol, const std::vector<double>& pre
       reward[n] = reward_of(r.loc.data() + 2 * n, r.choice[n], rng);
       r.baseline.data()[n] = learned_b;
     }
-    est.Compute(r, labels.data(), reward.data(), sig, est.needs_greedy() ? &greedy_returns : nullptr);
+    est.Compute(r, labels.data(), reward.data(), sig, est.needs_greedy() ? &greedy_returns : nullptr, &state);
     std::vector<double> g(K, 0.0);
     for (int n = 0; n < kRows; ++n)
       for (int k = 0; k < K; ++k) g[k] -= sig.dpre.data()[n * K + k];  // loss gradient -> reward gradient
@@ -187,6 +188,39 @@ TEST_CASE("Baselines reduce variance on the bandit without moving the mean", "[r
     CHECK(b.StdErr(j) < 0.8 * a.StdErr(j));
     CHECK(std::abs(a.Mean(j) - b.Mean(j)) < 4 * std::hypot(a.StdErr(j), b.StdErr(j)));
   }
+}
+
+TEST_CASE("The moving-average baseline's state is a value the caller holds", "[rl][estimator]") {
+  // b <- 0.9 b + 0.1 mean G_1 after each batch; Compute reads b from the state it is given and
+  // writes the next one there, so the same state in gives the same gradient (a probe batch passes a
+  // copy and leaves the run's state as it was).
+  const CategoricalPolicy<double> pol(2);
+  EstimatorConfig cfg;
+  cfg.baseline = "average";
+  Estimator<double> est(cfg, &pol);
+  const BaselineState start = est.StartState();
+  REQUIRE(start.size() == 1);
+  CHECK(start.at("baseline_average") == 0.0);
+  PolicyTrace<double> r = OneStep(4);
+  LossSignals<double> s = Signals(4);
+  std::vector<std::int32_t> labels(kRows, 0);
+  std::vector<double> reward(kRows);
+  for (int n = 0; n < kRows; ++n) {
+    for (int k = 0; k < 4; ++k) r.head.data()[n * 4 + k] = 0.25;
+    r.choice[n] = n % 4;
+    reward[n] = n % 3 == 0 ? 1.0 : 0.0;
+  }
+  double mean = 0;
+  for (const double x : reward) mean += x / kRows;
+  BaselineState state = {{"baseline_average", 0.5}};
+  est.Compute(r, labels.data(), reward.data(), s, nullptr, &state);
+  const std::vector<double> first(s.dpre.begin(), s.dpre.end());
+  CHECK(state.at("baseline_average") == Approx(0.9 * 0.5 + 0.1 * mean));
+  BaselineState again = {{"baseline_average", 0.5}};
+  est.Compute(r, labels.data(), reward.data(), s, nullptr, &again);
+  CHECK(std::vector<double>(s.dpre.begin(), s.dpre.end()) == first);  // same state in, same gradient
+  est.Compute(r, labels.data(), reward.data(), s, nullptr, &state);   // the next batch's b differs
+  CHECK(std::vector<double>(s.dpre.begin(), s.dpre.end()) != first);
 }
 
 TEST_CASE("Entropy bonus adds exactly beta times the entropy gradient", "[rl][estimator]") {
