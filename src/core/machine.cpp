@@ -27,4 +27,18 @@ std::string CpuModel() {
   return CpuModelFrom(text.str());
 }
 
+double ResidentMb() {
+  std::ifstream f("/proc/self/status");
+  std::string key;
+  double kb = 0;
+  while (f >> key) {
+    if (key == "VmRSS:") {
+      f >> kb;
+      break;
+    }
+    f.ignore(1 << 20, '\n');
+  }
+  return kb / 1024.0;
+}
+
 }  // namespace glimpse

@@ -13,5 +13,7 @@ namespace glimpse {
 std::string CpuModel();
 // The parse of a cpuinfo text, for tests: the value after the colon, surrounding blanks trimmed.
 std::string CpuModelFrom(const std::string& cpuinfo);
+// Resident memory of this process in MB (VmRSS from /proc/self/status; 0 where unavailable).
+double ResidentMb();
 
 }  // namespace glimpse

@@ -3,7 +3,9 @@
 // run file gets the numbers through the RunLogger (src/store/run_logger.h), this gets the words.
 #pragma once
 
+#include <iomanip>
 #include <iostream>
+#include <sstream>
 #include <string>
 
 namespace glimpse {
@@ -19,6 +21,19 @@ class TerminalProgress : public Progress {
  public:
   void Line(const std::string& text) override { std::cout << text << "\n" << std::flush; }
 };
+
+// A duration for a person: "42s", "3m07s", "1h05m".
+inline std::string Duration(double s) {
+  std::ostringstream os;
+  const long total = static_cast<long>(s + 0.5);
+  if (total >= 3600)
+    os << total / 3600 << "h" << std::setw(2) << std::setfill('0') << (total % 3600) / 60 << "m";
+  else if (total >= 60)
+    os << total / 60 << "m" << std::setw(2) << std::setfill('0') << total % 60 << "s";
+  else
+    os << total << "s";
+  return os.str();
+}
 
 // Library callers and tests that want no output.
 class SilentProgress : public Progress {
