@@ -1,4 +1,5 @@
-// Inside RunFile, for its .cpp files only (run_file.cpp, run_file_copy.cpp, run_file_integrity.cpp):
+// Inside RunFile, for its .cpp files only (run_file.cpp, run_file_data.cpp, run_file_copy.cpp,
+// run_file_integrity.cpp):
 // the HDF5 handle and the writer's state, and the helpers they share. The public header, run_file.h, hides HDF5.
 #pragma once
 
@@ -55,6 +56,30 @@ auto Guard(Impl& impl, const std::string& file, const char* what, F&& f) -> decl
     Fail("HDF5 error in ", what, " on '", file, "': ", e.getDetailMsg(),
          impl.writable ? " (disk full? the last saved state of the run file is intact)" : " (a corrupt file?)");
   }
+}
+
+// The HDF5 type of a stored element type (float, double, std::int32_t, std::int64_t, std::uint64_t).
+template <class T>
+const H5::PredType& H5Type();
+template <>
+inline const H5::PredType& H5Type<float>() {
+  return H5::PredType::NATIVE_FLOAT;
+}
+template <>
+inline const H5::PredType& H5Type<double>() {
+  return H5::PredType::NATIVE_DOUBLE;
+}
+template <>
+inline const H5::PredType& H5Type<std::int32_t>() {
+  return H5::PredType::NATIVE_INT32;
+}
+template <>
+inline const H5::PredType& H5Type<std::int64_t>() {
+  return H5::PredType::NATIVE_INT64;
+}
+template <>
+inline const H5::PredType& H5Type<std::uint64_t>() {
+  return H5::PredType::NATIVE_UINT64;
 }
 
 bool FileExists(const std::string& p);
