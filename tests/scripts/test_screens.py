@@ -52,4 +52,22 @@ check(table[2], "| gaussian | 40.00 | 39.50 (-0.50) | n/a | n/a | - | none | bas
 check(table[3], "| draw | 76.19 | n/a | 60.00 (-16.19) | 50.00 (-26.19) unfinished | - | none | to run: lr3e-4 |")
 check(screens.screens_by_kind(df)["draw"]["lstm"], (60.0, True))
 check(math.isclose(screens.screens_by_kind(df)["gaussian"]["base"][0], 40.0), True)
+
+# The figure: a panel per planned kind in the plan's order, a line per screen that logged a curve
+# (validation error in %, against millions of images), the base first.
+import matplotlib  # noqa: E402
+
+matplotlib.use("Agg")
+from glimpse import plot  # noqa: E402
+
+curves = df.assign(
+    eval=[pd.DataFrame({"epoch": [1, 2], "images": [5e5, 1e6], "val_error": [0.8, e]}) for e in df["best_val_error"]],
+    train=[pd.DataFrame() for _ in range(len(df))],
+)
+fig = plot.draw_levers(curves, plan)
+panels = [ax for ax in fig.axes if ax.get_title()]
+check([ax.get_title() for ax in panels], ["gaussian", "draw"])
+check([line.get_label() for line in panels[1].get_lines()], ["base", "lstm", "lr3e-4"])
+base = panels[1].get_lines()[0]
+check((list(base.get_xdata()), [round(y, 2) for y in base.get_ydata()]), ([0.5, 1.0], [80.0, 76.19]))
 print("screens: ok")

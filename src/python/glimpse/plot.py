@@ -16,6 +16,10 @@ from Python or a notebook: from glimpse import plot; plot.draw_curves(runs.load_
     scripts/plot.py profile EXPERIMENT|RUN.h5 ... --out prof.png         performance profiles across the
                      [--by attention]                                     tasks (glimpse.stats), a line
                                                                           per value of --by, 95% bands
+    scripts/plot.py levers EXPERIMENT --out levers.png                   one-seed screens KIND-LEVER
+                                                                          (glimpse.screens): a panel per
+                                                                          kind, its base and each lever's
+                                                                          validation curve
 """
 import argparse
 import os
@@ -402,6 +406,70 @@ def draw_profile(df, by="attention", figsize=(5.5, 3.6), fontsize=9):
     return fig
 
 
+def _source_images(run_row):
+    """The training images of the run a curriculum run started from (its init-from, when that file is
+    here), else 0: where its own curve begins on a budget's axis."""
+    source = run_row.get("init-from")
+    if not isinstance(source, str) or not source:
+        return 0.0
+    path = source if os.path.isabs(source) else os.path.join(runs.ROOT, source)
+    if not os.path.exists(path):
+        return 0.0
+    train = runs.load_run(path)["train"]
+    return float(train["images"].iloc[-1]) if len(train) and "images" in train else 0.0
+
+
+def draw_levers(df, planned=None, fontsize=8):
+    """The screens of a screening protocol (glimpse.screens: KIND-base, KIND-LEVER, KIND-combined),
+    a panel per kind in the plan's order: the validation error (%, log axis) of its base (black) and
+    of each lever's screen against the training images of that run (a curriculum screen's curve
+    starts after its source's images), one colour per lever in every panel."""
+    from glimpse import screens
+
+    names = {}
+    for _, r in df.iterrows():
+        names[screens._screen_name(r)] = r
+    kinds = [n[: -len("-" + screens.BASE)] for n in (planned or sorted(names)) if n.endswith("-" + screens.BASE)]
+    if not kinds:
+        raise ValueError("no KIND-base screen to draw levers against")
+    levers = []
+    for n in planned or sorted(names):
+        kind = max((k for k in kinds if n.startswith(k + "-")), key=len, default=None)
+        lever = n[len(kind) + 1 :] if kind else None
+        if lever and lever != screens.BASE and lever not in levers:
+            levers.append(lever)
+    colours = dict(zip(levers + [screens.COMBINED], plt.get_cmap("tab10").colors))
+    cols = 3
+    rows = -(-len(kinds) // cols)
+    fig, axes = plt.subplots(rows, cols, figsize=(4.2 * cols, 2.8 * rows + 0.6), squeeze=False, sharey=True)
+    for ax, kind in zip(axes.flat, kinds):
+        for lever in [screens.BASE] + levers + [screens.COMBINED]:
+            row = names.get(f"{kind}-{lever}")
+            curve = _series(row, "val_error", "images") if row is not None else None
+            if curve is None or not len(curve[0]):
+                continue
+            curve = (curve[0] + _source_images(row) / 1e6, curve[1])
+            colour = "black" if lever == screens.BASE else colours[lever]
+            ax.plot(curve[0], curve[1], color=colour, lw=1.6 if lever == screens.BASE else 1.1, label=lever)
+        ax.set_title(kind, fontsize=fontsize + 1)
+        ax.set_yscale("log")
+        ax.yaxis.set_major_formatter(matplotlib.ticker.FormatStrFormatter("%g"))
+        ax.yaxis.set_minor_formatter(matplotlib.ticker.FormatStrFormatter("%g"))
+        ax.tick_params(labelsize=fontsize - 1, which="both")
+        ax.grid(alpha=0.3, which="both")
+    for ax in axes.flat[len(kinds) :]:
+        ax.axis("off")
+    for ax in axes[:, 0]:
+        ax.set_ylabel("validation error (%)", fontsize=fontsize)
+    for ax in axes[-1, :]:
+        ax.set_xlabel("training images (millions)", fontsize=fontsize)
+    handles = [plt.Line2D([], [], color="black", lw=1.6, label=screens.BASE)]
+    handles += [plt.Line2D([], [], color=colours[x], lw=1.1, label=x) for x in levers + [screens.COMBINED]]
+    fig.legend(handles=handles, loc="lower center", ncol=len(handles), fontsize=fontsize, frameon=False)
+    fig.tight_layout(rect=(0, 0.06, 1, 1))
+    return fig
+
+
 def variance(paths, out):
     df = runs.load_runs(paths)
     fig, ax = plt.subplots(figsize=(7, 4))
@@ -419,7 +487,9 @@ def variance(paths, out):
 def main(argv):
     plt.switch_backend("Agg")  # as a command: files only, no window
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("figure", choices=["curves", "trajectories", "animate", "variance", "attention", "profile"])
+    p.add_argument(
+        "figure", choices=["curves", "trajectories", "animate", "variance", "attention", "profile", "levers"]
+    )
     p.add_argument("runs", nargs="+", help="run files or experiment names")
     p.add_argument("--out", required=True, help="the file to write: .png, .pdf or .svg (animate: a GIF)")
     p.add_argument("--count", type=int, default=4, help="animate: test images side by side")
@@ -442,6 +512,13 @@ def main(argv):
         if not any(_series(r, a.metric, a.x) is not None for _, r in df.iterrows()):
             sys.exit(f"plot.py: no run logs the series '{a.metric}' (see /eval and /train in docs/run_file.md)")
         draw_curves(df, a.x, a.metric, a.figsize, a.fontsize).savefig(a.out, dpi=110)
+    elif a.figure == "levers":
+        from glimpse import screens
+
+        name = re.sub(r"/runs$", "", a.runs[0]) if len(a.runs) == 1 else ""
+        plan = os.path.join(runs.ROOT, "experiments", name, "runs.txt")
+        planned = screens.planned_screens(plan) if name and os.path.exists(plan) else None
+        draw_levers(runs.load_runs(_paths(a.runs)), planned).savefig(a.out, dpi=110)
     elif a.figure == "profile":
         draw_profile(runs.load_runs(_paths(a.runs)), a.by).savefig(a.out, dpi=110)
     elif a.figure == "trajectories":
