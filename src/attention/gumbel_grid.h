@@ -12,7 +12,7 @@
 // relaxation of it); tests/attention/test_gumbel_grid.cpp measures the bias on a small problem.
 // Cell k = (row r, column c), r = k / N, c = k % N, is centred at (-1 + (2 c + 1) / N, -1 + (2 r + 1) / N),
 // the categorical policy's grid (src/rl/categorical_policy.h).
-// Temperature: tau = tau0 (tau1 / tau0)^progress over training (SetProgress), the sensor's only state.
+// Temperature: tau = tau0 (tau1 / tau0)^progress over training (SetInputs), the sensor's only state.
 #pragma once
 
 #include <cmath>
@@ -36,7 +36,9 @@ class GumbelGrid : public Sensor<T> {
   int glimpse_channels() const override { return retina_.glimpse_channels(); }
   ReadNoise read_noise() const override { return {ReadNoise::Kind::kGumbel, 1.0}; }
   std::vector<T> InitialParams() const override { return std::vector<T>(n_ * n_, T(0)); }  // uniform
-  void SetProgress(double fraction) override { tau_ = tau0_ * std::pow(tau1_ / tau0_, std::clamp(fraction, 0.0, 1.0)); }
+  void SetInputs(const StepInputs& in) override {
+    tau_ = tau0_ * std::pow(tau1_ / tau0_, std::clamp(in.progress, 0.0, 1.0));
+  }
   double temperature() const { return tau_; }
   double CellX(int k) const { return -1.0 + (2.0 * (k % n_) + 1.0) / n_; }
   double CellY(int k) const { return -1.0 + (2.0 * (k / n_) + 1.0) / n_; }

@@ -30,6 +30,13 @@ struct ReadNoise {
   bool on() const { return kind != Kind::kNone && scale > 0; }
 };
 
+// What a training step tells every sensor before its reads, one value the trainer fills and the
+// agent and model pass on whole (a sensor that needs a new per-step input adds a field here and reads
+// it in SetInputs; nothing between the trainer and the sensor changes).
+struct StepInputs {
+  double progress = 0;  // training progress in [0, 1]: the updates done / the run's total
+};
+
 template <class T>
 class Sensor {
  public:
@@ -62,9 +69,9 @@ class Sensor {
   // The noise the model adds to the read parameters when it samples an episode (a reparameterised
   // read: read = p + scale z, the gradient passes through p unchanged); none at evaluation.
   virtual ReadNoise read_noise() const { return {}; }
-  // Training progress in [0, 1] (step / total steps), set before each training step, for a sensor
-  // with a schedule (the Gumbel read's temperature); the only state a sensor may keep.
-  virtual void SetProgress(double /*fraction*/) {}
+  // The step's inputs (StepInputs), given before each forward pass, for a sensor with a schedule (the
+  // Gumbel read's temperature): the only state a sensor may keep.
+  virtual void SetInputs(const StepInputs& /*inputs*/) {}
   virtual void Backward(const T* /*images*/, int /*batch*/, int /*height*/, int /*width*/, const T* /*params*/,
                         const T* /*dglimpse*/, T* /*dparams*/, T* /*dimages*/, SensorCache* /*cache*/) const {
     throw std::logic_error(name() + " is not differentiable: its read parameters are learned by REINFORCE");

@@ -113,9 +113,10 @@ void AttentionModel<T>::ContextForward(Rollout<T>& r) const {
 }
 
 template <class T>
-void AttentionModel<T>::SetProgress(double fraction) {
-  sensor_->SetProgress(fraction);
-  if (spec_.context_fade > 0) context_scale_ = static_cast<T>(std::max(0.0, 1.0 - fraction / spec_.context_fade));
+void AttentionModel<T>::SetInputs(const StepInputs& inputs) {
+  sensor_->SetInputs(inputs);
+  if (spec_.context_fade > 0)
+    context_scale_ = static_cast<T>(std::max(0.0, 1.0 - inputs.progress / spec_.context_fade));
 }
 
 template <class T>

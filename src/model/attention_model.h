@@ -18,7 +18,7 @@
 // reaches h_0: through the core from every later step, through the first read of a differentiable
 // sensor, and, with reinforce_into_core, through the first location. With ModelSpec::context_fade
 // = F > 0 the context is a head start that is taken away: h_0 = s tanh(W_c v + b_c) with
-// s = max(0, 1 - progress / F) (SetProgress), so from the fraction F of training on h_0 = 0 and the
+// s = max(0, 1 - progress / F) (SetInputs), so from the fraction F of training on h_0 = 0 and the
 // model is RAM's again (the context parameters then get no gradient).
 //
 // The location and baseline networks read h detached: Backward sends the action loss through the
@@ -108,8 +108,8 @@ class AttentionModel {
   int noise_size() const {
     return policy_ ? policy_->noise_size() : (sensor_->read_noise().on() ? sensor_->param_size() : 0);
   }
-  // Training progress in [0, 1] for the sensor's schedule (Sensor::SetProgress) and the context fade.
-  void SetProgress(double fraction);
+  // The step's inputs (the training progress, ...) for the sensor (Sensor::SetInputs) and the context fade.
+  void SetInputs(const StepInputs& inputs);
   T context_scale() const { return context_scale_; }  // s of the context fade: 1 without one
   ParamStore<T>& store() { return store_; }
   const ParamStore<T>& store() const { return store_; }
@@ -149,7 +149,7 @@ class AttentionModel {
   Linear<T> location_, action_, baseline_;
   std::unique_ptr<Sensor<T>> context_view_;  // null: no context network
   Linear<T> context_;                        // (V -> hidden), registered only with a context network
-  T context_scale_ = 1;                      // s in h_0 = s tanh(W_c v + b_c) (SetProgress)
+  T context_scale_ = 1;                      // s in h_0 = s tanh(W_c v + b_c) (SetInputs)
   double* sensor_seconds_ = nullptr;
 };
 

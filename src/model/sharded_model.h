@@ -46,8 +46,8 @@ class ShardedModel {
   ParamStore<T>& store() { return replicas_[0]->store(); }
   const ParamStore<T>& store() const { return replicas_[0]->store(); }
   void set_sensor_timer(double* seconds) { replicas_[0]->set_sensor_timer(seconds); }
-  void SetProgress(double fraction) {
-    for (auto& m : replicas_) m->SetProgress(fraction);
+  void SetInputs(const StepInputs& inputs) {
+    for (auto& m : replicas_) m->SetInputs(inputs);
   }
 
  private:

@@ -35,7 +35,7 @@ struct StepContext {
   LocationMode mode = LocationMode::kMean;  // kSample: hard choices drawn from rng; kMean: the policy's mean
   Rng* rng = nullptr;                       // kSample's draws (unused under kMean, but by a policy without one)
   double semi_sampling = 0;                 // kSample: probability that a row takes the policy's mean instead
-  double progress = 0;                      // training progress in [0, 1] (steps done / total): a schedule's input
+  StepInputs inputs;                        // what every sensor is told (the training progress, ...)
   double* sensor_seconds = nullptr;  // when set, the seconds spent in the sensor are added here (bench --profile)
 };
 

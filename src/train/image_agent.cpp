@@ -34,7 +34,7 @@ ImageAgent::ImageAgent(const ExperimentConfig& cfg, const Task& task, WorkerPool
 }
 
 void ImageAgent::RunModel(const Batch& batch, const StepContext& ctx) {
-  model_->SetProgress(ctx.progress);
+  model_->SetInputs(ctx.inputs);
   model_->set_sensor_timer(ctx.sensor_seconds);
   model_->Forward(batch.images.data(), batch.rows, batch.height, batch.width, rollout_, ctx.mode, ctx.rng,
                   ctx.semi_sampling);

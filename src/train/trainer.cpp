@@ -134,13 +134,12 @@ LossReport Trainer::ComputeGradients(const std::int64_t* indices, int images, st
   timer.Lap(&Profile::task);
   const bool greedy = estimator_->needs_greedy();
   if (greedy) {  // the self-critical baseline: the greedy episode first
-    const AgentStep g =
-        agent_->Forward(train_batch_, {LocationMode::kMean, nullptr, 0.0, fraction_done_, sensor_seconds});
+    const AgentStep g = agent_->Forward(train_batch_, {LocationMode::kMean, nullptr, 0.0, inputs_, sensor_seconds});
     for (int n = 0; n < N; ++n) reward_[n] = g.answers[n] == train_batch_.labels[n] ? 1.0f : 0.0f;
     estimator_->GreedyReturns(*g.trace, train_batch_.labels.data(), reward_.data(), greedy_returns_);
   }
   const AgentStep s =
-      agent_->Forward(train_batch_, {LocationMode::kSample, &rng, cfg_.semi_sampling, fraction_done_, sensor_seconds});
+      agent_->Forward(train_batch_, {LocationMode::kSample, &rng, cfg_.semi_sampling, inputs_, sensor_seconds});
   timer.Lap(&Profile::forward);
   for (int n = 0; n < N; ++n) reward_[n] = s.answers[n] == train_batch_.labels[n] ? 1.0f : 0.0f;
   const LossReport rep = estimator_->Compute(*s.trace, train_batch_.labels.data(), reward_.data(), *s.signals,
@@ -154,7 +153,7 @@ LossReport Trainer::ComputeGradients(const std::int64_t* indices, int images, st
 
 void Trainer::SetProgressAt(std::int64_t steps_done) {
   const std::int64_t total_steps = static_cast<std::int64_t>(cfg_.epochs) * StepsPerEpoch();
-  fraction_done_ = static_cast<double>(steps_done) / static_cast<double>(total_steps);
+  inputs_.progress = static_cast<double>(steps_done) / static_cast<double>(total_steps);
 }
 
 void Trainer::TrainStep(const std::int64_t* indices, int images, std::int64_t epoch) {

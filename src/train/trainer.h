@@ -88,7 +88,7 @@ class Trainer {
 
   std::int64_t step() const { return step_; }
   std::int64_t epoch() const { return epoch_; }
-  double fraction_done() const { return fraction_done_; }  // the training progress each Forward gets
+  const StepInputs& inputs() const { return inputs_; }  // what each Forward tells the sensors (SetProgressAt)
   Agent& agent() { return *agent_; }
   const Task& task() const { return *task_; }
   ParamStore<float>& store() { return agent_->store(); }
@@ -106,7 +106,7 @@ class Trainer {
 
  private:
   void TrainStep(const std::int64_t* indices, int images, std::int64_t epoch);
-  // Sets fraction_done_ to the training progress after steps_done of the run's updates.
+  // Sets inputs_.progress to the training progress after steps_done of the run's updates.
   void SetProgressAt(std::int64_t steps_done);
   // The step up to the gradients: forward, loss and backward on `images` training samples (each
   // repeated cfg.samples times as consecutive rows); zeroes and fills store().grads().
@@ -166,10 +166,10 @@ class Trainer {
   Rng data_rng_, policy_rng_;
   std::vector<std::int64_t> perm_;
   std::int64_t step_ = 0, epoch_ = 0;
-  double fraction_done_ = 0;  // training progress in [0, 1] that every Forward gets (SetProgressAt)
-  double wall_s_ = 0;         // the run's wall time (training steps, evaluations, checkpoints), carried across resumes
-  double eval_s_ = 0;         // evaluation wall time (validation and test passes), carried across resumes
-  double test_s_ = 0;         // the test passes' share of eval_s_ (a time to accuracy may leave it out), likewise
+  StepInputs inputs_;  // what every Forward tells the sensors: the training progress (SetProgressAt), ...
+  double wall_s_ = 0;  // the run's wall time (training steps, evaluations, checkpoints), carried across resumes
+  double eval_s_ = 0;  // evaluation wall time (validation and test passes), carried across resumes
+  double test_s_ = 0;  // the test passes' share of eval_s_ (a time to accuracy may leave it out), likewise
   // Averages over the current logging interval.
   LossReport sum_;
   int sum_n_ = 0;

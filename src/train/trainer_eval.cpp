@@ -55,7 +55,7 @@ EvalResult Trainer::Evaluate(Split split, int samples, int max_images) {
     for (int i = 0; i < n; ++i)
       for (int m = 0; m < M; ++m) idx[i * M + m] = start + i;
     Render(eval_batch_, split, idx.data(), n * M, 0);
-    const StepContext ctx{M == 1 ? LocationMode::kMean : LocationMode::kSample, &eval_rng, 0.0, fraction_done_};
+    const StepContext ctx{M == 1 ? LocationMode::kMean : LocationMode::kSample, &eval_rng, 0.0, inputs_};
     const Mat<float>& logits = agent_->Forward(eval_batch_, ctx).trace->logits;  // (n M, C)
     const int C = static_cast<int>(logits.shape(1));
     avg.resize(C);

@@ -75,9 +75,9 @@ TEST_CASE("Gumbel grid's backward is the gradient of the relaxed read", "[attent
   INFO(where);
   // The temperature follows its schedule: tau0 (tau1 / tau0)^progress.
   GumbelGrid<double> annealed(3, 4, 2, 0.0, 2.0, 0.5);
-  annealed.SetProgress(0.5);
+  annealed.SetInputs(StepInputs{0.5});
   CHECK(annealed.temperature() == Approx(1.0));
-  annealed.SetProgress(1.0);
+  annealed.SetInputs(StepInputs{1.0});
   CHECK(annealed.temperature() == Approx(0.5));
 }
 

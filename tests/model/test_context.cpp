@@ -136,7 +136,7 @@ TEST_CASE("Context fade: h_0 = s tanh(W v + b) with s = 1 - progress / F, gradie
     for (const double progress : {0.0, 0.2, 0.5, 0.9}) {
       INFO(core << " core, fade over 0.4 of training, progress " << progress);
       auto model = Model("gaussian", core, kContext, 0.4);
-      model->SetProgress(progress);
+      model->SetInputs(StepInputs{progress});
       const double s = std::max(0.0, 1.0 - progress / 0.4);
       CHECK(model->context_scale() == Approx(s).margin(1e-15));
       Rollout<double> r;

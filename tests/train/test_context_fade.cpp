@@ -30,7 +30,7 @@ std::vector<float> Logits(Trainer& t) {
   Rng rng(9, "test");
   for (float& p : b.images) p = static_cast<float>(rng.Uniform());
   StepContext ctx;
-  ctx.progress = t.fraction_done();  // as the run's evaluations are made
+  ctx.inputs = t.inputs();  // as the run's evaluations are made
   const auto& logits = t.agent().Forward(b, ctx).trace->logits;
   return std::vector<float>(logits.data(), logits.data() + logits.size());
 }
