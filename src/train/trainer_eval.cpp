@@ -72,6 +72,11 @@ EvalResult Trainer::Evaluate(Split split, int samples, int max_images) {
         const SampleInfo& info = eval_batch_.info[static_cast<std::size_t>(i) * M];
         auto& [digit_wrong, digits] = counts["digit_error"];
         for (int o = 0; o < k; ++o) digit_wrong += named[o] != info.labels[o], digits += 1;
+        if (k == 2) {  // the unordered pair: both digits named, in either order (a set's score)
+          auto& [pair_wrong, pairs] = counts["unordered_error"];
+          const int a = info.labels[0], b = info.labels[1];
+          pair_wrong += !((named[0] == a && named[1] == b) || (named[0] == b && named[1] == a)), pairs += 1;
+        }
       }
     }
     agent_->CountMetrics(eval_batch_, M, counts);

@@ -480,7 +480,8 @@ TEST_CASE("A run started with --init-from takes another run's validation-selecte
   CHECK_THROWS_WITH(Trainer(other, &conv_file, false), Catch::Contains("need the same model options"));
 }
 
-TEST_CASE("pairs100 evaluations record the per-digit error beside the sequence error", "[train][two-digits]") {
+TEST_CASE("pairs100 evaluations record the per-digit and unordered-pair errors beside the sequence error",
+          "[train][two-digits]") {
   ExperimentConfig cfg = SmallConfig();
   cfg.env = "pairs100";
   cfg.epochs = 1;
@@ -496,6 +497,28 @@ TEST_CASE("pairs100 evaluations record the per-digit error beside the sequence e
   CHECK(digit <= sequence);
   CHECK(digit >= sequence / 2);
   CHECK(digit > 0);
+  // The unordered-pair error, counted again here from the answers and labels Evaluate returns: an
+  // answer is right as a set when its two digits are the label's in either order.
+  Trainer t(cfg, nullptr, false);
+  t.LoadWeights(f, false);
+  const EvalResult r = t.Evaluate(Split::kTest, 1, 2000);
+  int wrong_sets = 0, wrong_sequences = 0;
+  for (std::size_t i = 0; i < r.answers.size(); ++i) {
+    int a[2], l[2];
+    REQUIRE(t.task().Decode(r.answers[i], a) == 2);
+    REQUIRE(t.task().Decode(r.labels[i], l) == 2);
+    wrong_sets += !((a[0] == l[0] && a[1] == l[1]) || (a[0] == l[1] && a[1] == l[0]));
+    wrong_sequences += r.answers[i] != r.labels[i];
+  }
+  REQUIRE(r.extra.count("unordered_error"));
+  const double n = static_cast<double>(r.answers.size());
+  REQUIRE(n > 0);
+  CHECK(r.extra.at("unordered_error") == Approx(wrong_sets / n).margin(1e-12));
+  CHECK(r.error == Approx(wrong_sequences / n).margin(1e-12));
+  CHECK(wrong_sets <= wrong_sequences);
+  CHECK(wrong_sets > 0);
+  const auto stored = f.ReadSeries("/eval", "test_unordered_error");
+  CHECK(stored.size() == 1);
 }
 
 TEST_CASE("A Trainer flushes subnormals while it lives (--denormals) and gives the caller its mode back",

@@ -87,6 +87,7 @@ PERCENT = {
     "val_error_raw",
     "test_error_raw",
     "test_digit_error",
+    "test_unordered_error",
     "test_peak",
     "accuracy",
     "reward",

@@ -332,6 +332,10 @@ def summary(run):
         "digit_error_at_best": float(ev["test_digit_error"].iloc[best])
         if best is not None and "test_digit_error" in ev
         else math.nan,
+        # pairs100: the two digits named in either order (the unordered pair)
+        "unordered_error_at_best": float(ev["test_unordered_error"].iloc[best])
+        if best is not None and "test_unordered_error" in ev
+        else math.nan,
         "test_error": float(ev["test_error"].iloc[-1]) if len(ev) else math.nan,
         "val_error": float(ev["val_error"].iloc[-1]) if len(ev) else math.nan,
         "images": images,
@@ -420,6 +424,7 @@ def group_seeds(df, value="test_error_at_best"):
                 "grad_var": _finite_mean([m.get("grad_var", math.nan) for m in members]),
                 "grad_snr": _finite_mean([m.get("grad_snr", math.nan) for m in members]),
                 "digit_error": _finite_mean([m.get("digit_error_at_best", math.nan) for m in members]),
+                "unordered_error": _finite_mean([m.get("unordered_error_at_best", math.nan) for m in members]),
                 "finished": all(
                     m["epochs_done"] >= m["epochs"] or not _missing(m.get("stopped_at_target"))
                     for m in members
@@ -449,19 +454,24 @@ def seeds_table(groups):
     seed), best first by mean validation error: n, the validation error and the validation-selected
     test error (mean +- std, %), the test error's 95% interval, the mean gradient variance and SNR of
     the probe-batch diagnostic, images/s and wall time (minutes; evaluations included). Where a run
-    records the error per digit (pairs100), a column gives its mean at the selected evaluations."""
+    records the error per digit (pairs100), a column gives its mean at the selected evaluations, and
+    another the unordered-pair error where runs record it."""
     digits = "digit_error" in groups and groups["digit_error"].notna().any()
+    unordered = "unordered_error" in groups and groups["unordered_error"].notna().any()
     lines = [
         "| run | n | best val error % | its test error % (M=1) | 95% interval | "
         + ("per-digit test error % | " if digits else "")
+        + ("unordered-pair test error % | " if unordered else "")
         + "grad var | grad SNR | images/s | wall, min |",
-        "|---|---|---|---|---|" + ("---|" if digits else "") + "---|---|---|---|",
+        "|---|---|---|---|---|" + ("---|" if digits else "") + ("---|" if unordered else "") + "---|---|---|---|",
     ]
     for _, g in groups.sort_values("best_val_mean").iterrows():
         ci = _interval(g)
         gv = "-" if math.isnan(g["grad_var"]) or g["grad_var"] == 0 else f"{g['grad_var']:.2e}"
         snr = "-" if math.isnan(g["grad_snr"]) or g["grad_snr"] == 0 else f"{g['grad_snr']:.3f}"
         de = ("-" if math.isnan(g["digit_error"]) else f"{100 * g['digit_error']:.2f}") + " | " if digits else ""
+        if unordered:
+            de += ("-" if math.isnan(g["unordered_error"]) else f"{100 * g['unordered_error']:.2f}") + " | "
         lines.append(
             f"| {g['id']}{'' if g['finished'] else ' (unfinished)'} | {g['n_runs']} | "
             f"{_pm(g['best_val_mean'], g['best_val_std'])} | {_pm(g['mean'], g['std'])} | {ci} | "
