@@ -25,6 +25,7 @@ done = {"base": (50.0, True)}
 # Every planned screen must have finished before anything is chosen.
 check(screens.choose(dict(done), levers), ([], "to run: lstm, lr"))
 check(screens.choose({**done, "lstm": (40.0, False), "lr": (49.5, True)}, levers), ([], "to run: lstm"))
+check(screens.choose({**done, "lstm": (40.0, True), "lr": (49.5, False)}, levers), (["lstm"], "to run: lr"))
 # None at least 1 point better: the base. Exactly 1 point counts as helping.
 check(screens.choose({**done, "lstm": (49.5, True), "lr": (50.5, True)}, levers), ([], "base"))
 check(screens.choose({**done, "lstm": (49.0, True), "lr": (50.5, True)}, levers), (["lstm"], "lstm"))
@@ -45,11 +46,12 @@ df = frame(
         ("gaussian-loo4-s1", 0.395, 20),
     ]
 )
-plan = ["gaussian-base", "gaussian-loo4", "draw-base", "draw-lstm", "draw-lr3e-4"]
+plan = ["gaussian-base", "gaussian-loo4", "draw-base", "draw-lstm", "draw-lr3e-4", "draw-combined"]
 table = screens.levers_table(df, plan).splitlines()
 check(table[0], "| kind | base val % | loo4 (diff) | lstm (diff) | lr3e-4 (diff) | combined (diff) | helps | recipe |")
 check(table[2], "| gaussian | 40.00 | 39.50 (-0.50) | n/a | n/a | - | none | base |")
-check(table[3], "| draw | 76.19 | n/a | 60.00 (-16.19) | 50.00 (-26.19) unfinished | - | none | to run: lr3e-4 |")
+# The levers that help so far are named while a screen is still unfinished; nothing is chosen.
+check(table[3], "| draw | 76.19 | n/a | 60.00 (-16.19) | 50.00 (-26.19) unfinished | - | lstm | to run: lr3e-4 |")
 check(screens.screens_by_kind(df)["draw"]["lstm"], (60.0, True))
 check(math.isclose(screens.screens_by_kind(df)["gaussian"]["base"][0], 40.0), True)
 
@@ -65,6 +67,8 @@ curves = df.assign(
     train=[pd.DataFrame() for _ in range(len(df))],
 )
 fig = plot.draw_levers(curves, plan)
+legend = [t.get_text() for t in fig.legends[0].get_texts()]
+check(legend, ["base", "loo4", "lstm", "lr3e-4", "combined"])  # the combination once, as its own line
 panels = [ax for ax in fig.axes if ax.get_title()]
 check([ax.get_title() for ax in panels], ["gaussian", "draw"])
 check([line.get_label() for line in panels[1].get_lines()], ["base", "lstm", "lr3e-4"])

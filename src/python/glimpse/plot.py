@@ -437,7 +437,7 @@ def draw_levers(df, planned=None, fontsize=8):
     for n in planned or sorted(names):
         kind = max((k for k in kinds if n.startswith(k + "-")), key=len, default=None)
         lever = n[len(kind) + 1 :] if kind else None
-        if lever and lever != screens.BASE and lever not in levers:
+        if lever and lever not in (screens.BASE, screens.COMBINED) and lever not in levers:
             levers.append(lever)
     colours = dict(zip(levers + [screens.COMBINED], plt.get_cmap("tab10").colors))
     cols = 3

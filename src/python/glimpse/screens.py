@@ -40,13 +40,15 @@ def screens_by_kind(df):
 
 def choose(screens, levers, threshold=1.0):
     """The rule for one kind. screens: {lever: (val %, finished)}; levers: the levers it is screened
-    on. Returns (helping levers, decision): decision is the recipe ("base", a lever, "combined") or
-    what has to run first ("to run: ..."), never a choice made on unfinished or missing screens."""
-    missing = [x for x in [BASE] + list(levers) if x not in screens or not screens[x][1]]
+    on. Returns (helping levers, decision): the levers whose finished screens help so far, and the
+    recipe ("base", a lever, "combined") or what has to run first ("to run: ..."), never a choice made
+    on unfinished or missing screens."""
+    finished = {x for x in [BASE] + list(levers) if x in screens and screens[x][1]}
+    base = screens[BASE][0] if BASE in finished else None
+    helps = [x for x in levers if base is not None and x in finished and base - screens[x][0] >= threshold]
+    missing = [x for x in [BASE] + list(levers) if x not in finished]
     if missing:
-        return [], "to run: " + ", ".join(missing)
-    base = screens[BASE][0]
-    helps = [x for x in levers if base - screens[x][0] >= threshold]
+        return helps, "to run: " + ", ".join(missing)
     if not helps:
         return helps, BASE
     if len(helps) == 1:
