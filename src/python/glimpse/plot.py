@@ -427,18 +427,10 @@ def draw_levers(df, planned=None, fontsize=8):
     starts after its source's images), one colour per lever in every panel."""
     from glimpse import screens
 
-    names = {}
-    for _, r in df.iterrows():
-        names[screens._screen_name(r)] = r
-    kinds = [n[: -len("-" + screens.BASE)] for n in (planned or sorted(names)) if n.endswith("-" + screens.BASE)]
+    names = {screens.screen_name(r): r for _, r in df.iterrows()}
+    kinds, _, levers = screens.plan(planned or sorted(names))
     if not kinds:
         raise ValueError("no KIND-base screen to draw levers against")
-    levers = []
-    for n in planned or sorted(names):
-        kind = max((k for k in kinds if n.startswith(k + "-")), key=len, default=None)
-        lever = n[len(kind) + 1 :] if kind else None
-        if lever and lever not in (screens.BASE, screens.COMBINED) and lever not in levers:
-            levers.append(lever)
     colours = dict(zip(levers + [screens.COMBINED], plt.get_cmap("tab10").colors))
     cols = 3
     rows = -(-len(kinds) // cols)

@@ -13,7 +13,7 @@ import re
 BASE, COMBINED = "base", "combined"
 
 
-def _screen_name(run):
+def screen_name(run):
     """KIND-LEVER of a run file's row: its run id (or file name) without the seed suffix."""
     rid = run.get("run-id")
     name = rid if isinstance(rid, str) and rid else run["run"]
@@ -28,7 +28,7 @@ def screens_by_kind(df):
         done = r.get("epochs_done")
         epochs = r.get("epochs")
         finished = done == done and epochs == epochs and int(done) >= int(epochs)
-        names[_screen_name(r)] = (100 * float(r["best_val_error"]), finished)
+        names[screen_name(r)] = (100 * float(r["best_val_error"]), finished)
     kinds = [n[: -len("-" + BASE)] for n in names if n.endswith("-" + BASE)]
     out = {}
     for kind in sorted(kinds, key=len, reverse=True):  # the longest prefix claims a screen
@@ -70,6 +70,23 @@ def planned_screens(runs_txt):
     return names
 
 
+def plan(names):
+    """(kinds, {kind: its levers}, every lever) of screen names KIND-LEVER in their order: a kind is a
+    prefix with a KIND-base screen, the longest such prefix owns a name, and the base and the
+    combination are not levers."""
+    kinds = [n[: -len("-" + BASE)] for n in names if n.endswith("-" + BASE)]
+    own = {k: [] for k in kinds}
+    levers = []
+    for n in names:
+        kind = max((k for k in kinds if n.startswith(k + "-")), key=len, default=None)
+        lever = n[len(kind) + 1 :] if kind else None
+        if kind and lever not in (BASE, COMBINED):
+            own[kind].append(lever)
+            if lever not in levers:
+                levers.append(lever)
+    return kinds, own, levers
+
+
 def levers_table(df, planned=None, threshold=1.0):
     """Markdown: per kind, the base screen's best validation error, each lever's and its difference
     from the base, the levers that help (at least `threshold` points lower) and the recipe the rule
@@ -79,19 +96,14 @@ def levers_table(df, planned=None, threshold=1.0):
     by_kind = screens_by_kind(df)
     own = {kind: [x for x in screens if x not in (BASE, COMBINED)] for kind, screens in by_kind.items()}
     if planned:
-        kinds = [n[: -len("-" + BASE)] for n in planned if n.endswith("-" + BASE)]
-        own = {k: [] for k in kinds}
-        for n in planned:
-            kind = max((k for k in kinds if n.startswith(k + "-")), key=len, default=None)
-            lever = n[len(kind) + 1 :] if kind else None
-            if kind and lever not in (BASE, COMBINED):
-                own[kind].append(lever)
+        kinds, own, levers = plan(planned)
         by_kind = {k: by_kind.get(k, {}) for k in kinds}
-    levers = []
-    for kind_levers in own.values():
-        for x in kind_levers:
-            if x not in levers:
-                levers.append(x)
+    else:
+        levers = []
+        for kind_levers in own.values():
+            for x in kind_levers:
+                if x not in levers:
+                    levers.append(x)
     head = ["kind", "base val %"] + [f"{x} (diff)" for x in levers] + ["combined (diff)", "helps", "recipe"]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
 
