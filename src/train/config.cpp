@@ -297,13 +297,14 @@ void Validate(const ExperimentConfig& c) {
   Check(c.average >= 0 && c.average < 1, "option --average: expected 0 (off) or a decay in (0, 1), found ", c.average);
   // Every kind option's value is in its row's range or choices (a value set in kind_options directly,
   // not through the row, is checked here too).
-  for (const auto& [name, value] : c.kind_options) {
+  for (const auto& entry : c.kind_options) {
+    const std::string& name = entry.first;  // a named variable, not a structured binding: lambdas capture it
     const OptionRow* row = nullptr;
     ForEachAxis([&](const auto& kinds) {
       for (const auto& k : kinds)
         if (!row) row = RowOf(k, name);
     });
-    if (row) row->canonical(value);
+    if (row) row->canonical(entry.second);
   }
   // Each selected kind checks what it needs.
   ValidateKind(task, c);
