@@ -56,6 +56,15 @@ done
   "$tmp/results/pool/x-s2.h5"
 echo "$out" | grep -q "| 3 | .* +- .* | \[" || { echo "FAIL: no pooled row of 3 seeds: $out"; exit 1; }
 if "$root/scripts/sweep" tiny --seeds 1,2 --dry-run 2>/dev/null; then echo "FAIL: --seeds over runs that set --seed"; exit 1; fi
+# {seed} in a line stands for each run's seed (a curriculum row starting from its own seed's source);
+# without --seeds it has nothing to stand for.
+printf 'y  --init-from results/pool/x-s{seed}.h5\n' > "$tmp/experiments/pool/runs.txt"
+out=$("$root/scripts/sweep" pool --seeds 2,3 --dry-run)
+echo "$out" | grep -q -- "--init-from results/pool/x-s2.h5 --seed 2 --run-id y-s2" && \
+  echo "$out" | grep -q -- "--init-from results/pool/x-s3.h5 --seed 3 --run-id y-s3" || { echo "FAIL: {seed}: $out"; exit 1; }
+if out=$("$root/scripts/sweep" pool --dry-run 2>&1); then echo "FAIL: {seed} without --seeds ran"; exit 1; fi
+echo "$out" | grep -q "needs --seeds" || { echo "FAIL: {seed} without --seeds: $out"; exit 1; }
+printf 'x  --baseline none\n' > "$tmp/experiments/pool/runs.txt"
 # After a failure the sweep starts no new run, lets the runs already going finish, then summarises and
 # exits non-zero. Two at a time: 'bad' fails at once while 'ok' runs (it must be finished when the
 # sweep summarises: 100 tiny epochs, a second or two); one at a time: the run after 'bad' is not started.
