@@ -42,6 +42,12 @@
         best validation error of its base screen and of each lever's (KIND-LEVER, as the experiment's
         runs.txt plans them), the levers at least 1 point better and the recipe the rule chooses, or
         the screens still to run; validation only
+    scripts/results.py --recipes SCREENS ROWS STAGE [--write|--check]
+        the rule's recipes as runs: per kind the rule has decided, the screen whose options are its
+        recipe and its row's options (glimpse.screens.row_lines), which are the lines of
+        experiments/ROWS/runs.txt and, for curriculum recipes, of experiments/STAGE/runs.txt (each
+        seed's source); --write puts them below each file's leading comments, --check exits 1 when a
+        file's lines differ (the test generated_tables)
     scripts/results.py --compare EXPERIMENT_A EXPERIMENT_B
         two experiments of one configuration each (runs that differ only in seed, at least 2 a side):
         their validation error and validation-selected test error, mean +- std, and Welch's t-test
@@ -129,6 +135,54 @@ def paired(argv):
     return 0
 
 
+def config_epochs(name):
+    """The epochs of experiments/NAME/config.ini."""
+    with open(os.path.join(ROOT, "experiments", name, "config.ini")) as f:
+        for line in f:
+            key, _, value = line.partition("=")
+            if key.strip() == "epochs":
+                return int(value)
+    raise SystemExit(f"results.py: experiments/{name}/config.ini sets no epochs")
+
+
+def recipes(argv):
+    """results.py --recipes SCREENS ROWS STAGE [--write|--check]."""
+    from glimpse import screens
+
+    mode = argv[3] if len(argv) == 4 else None
+    if len(argv) not in (3, 4) or mode not in (None, "--write", "--check"):
+        print("results.py: --recipes takes SCREENS ROWS STAGE and --write or --check", file=sys.stderr)
+        return 2
+    name, rows, stage = (re.sub(r"/runs$", "", a) for a in argv[:3])
+    options = screens.planned_options(os.path.join(ROOT, "experiments", name, "runs.txt"))
+    chosen = screens.recipes(load_runs(run_paths([name])), options)
+    lines = screens.row_lines(chosen, options, stage, config_epochs(rows) - config_epochs(stage))
+    if mode is None:
+        print("| kind | recipe | the row's options |\n|---|---|---|")
+        for (kind, screen), line in zip(chosen.items(), lines[0]):
+            print(f"| {kind} | {screen} | `{line[len(kind):].strip()}` |")
+        return 0
+    stale = 0
+    for experiment, want in zip((rows, stage), lines):
+        path = os.path.join(ROOT, "experiments", experiment, "runs.txt")
+        with open(path) as f:
+            text = f.read().splitlines()
+        head = []
+        for line in text:
+            if line.strip() and not line.startswith("#"):
+                break
+            head.append(line)
+        have = [line for line in text[len(head) :] if line.strip() and not line.startswith("#")]
+        if mode == "--write":
+            with open(path, "w") as f:
+                f.write("\n".join(head + want) + "\n")
+            print(f"[recipes] {path}: {len(want)} runs")
+        elif [" ".join(x.split()) for x in have] != [" ".join(x.split()) for x in want]:
+            print(f"stale: {os.path.relpath(path, ROOT)}: the rule gives", *want, sep="\n  ", file=sys.stderr)
+            stale = 1
+    return stale
+
+
 def main(argv):
     if not argv or argv[0] in ("-h", "--help"):
         print(__doc__)
@@ -185,6 +239,8 @@ def main(argv):
                 return 2
         print(compare_table(*sides))
         return 0
+    if argv[0] == "--recipes":
+        return recipes(argv[1:])
     if argv[0] == "--levers":
         from glimpse import screens
 

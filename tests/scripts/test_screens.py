@@ -75,3 +75,35 @@ check([line.get_label() for line in panels[1].get_lines()], ["base", "lstm", "lr
 base = panels[1].get_lines()[0]
 check((list(base.get_xdata()), [round(y, 2) for y in base.get_ydata()]), ([0.5, 1.0], [80.0, 76.19]))
 print("screens: ok")
+
+# The recipes as runs: a decided kind's chosen screen (its options without --epochs and --init-from);
+# a curriculum recipe also trains each seed's source on the stage experiment and starts its row from
+# it for the rest of the images; an undecided kind is left out.
+import os  # noqa: E402
+import tempfile  # noqa: E402
+
+with tempfile.TemporaryDirectory() as tmp:
+    runs_txt = os.path.join(tmp, "runs.txt")
+    with open(runs_txt, "w") as f:
+        f.write("# the plan\n\na-base   --attention a\na-lstm   --attention a  --core lstm\n")
+        f.write(
+            "a-cur    --attention a --epochs 10 --init-from results/s/runs/a-s1.h5\na-combined --attention a --core lstm"
+        )
+        f.write(
+            " --epochs 10 --init-from results/s/runs/a-combined-s1.h5\nbb-base  --attention bb\nbb-lstm --attention bb --core lstm\n"
+        )
+    options = screens.planned_options(runs_txt)
+check(options["a-lstm"], "--attention a --core lstm")
+check(list(options), ["a-base", "a-lstm", "a-cur", "a-combined", "bb-base", "bb-lstm"])
+rows = frame([("a-base-s1", 0.5, 20), ("a-lstm-s1", 0.45, 20), ("a-cur-s1", 0.47, 20), ("bb-base-s1", 0.3, 20)])
+check(screens.recipes(rows, options), {})  # a needs its combination, bb its lstm screen
+rows = pd.concat([rows, frame([("a-combined-s1", 0.40, 20), ("bb-lstm-s1", 0.295, 20)])])
+chosen = screens.recipes(rows, options)
+check(chosen, {"a": "a-combined", "bb": "bb-base"})
+got = screens.row_lines(chosen, options, "x/stage", 50)
+check(
+    got[0],
+    ["a   --attention a --core lstm --init-from results/x/stage/runs/a-s{seed}.h5 --epochs 50", "bb  --attention bb"],
+)
+check(got[1], ["a   --attention a --core lstm"])
+print("recipes: ok")

@@ -6,6 +6,8 @@ set -euo pipefail
 root=$1
 cd "$root"
 scripts/tables --check
+# The benchmark's rows are the screens' rule's recipes, as the rule writes them.
+/usr/bin/python3 scripts/results.py --recipes benchmark/screens benchmark/rows benchmark/rows_stage --check
 tmp=build/test_artifacts/tables
 mkdir -p "$tmp"
 doc=$tmp/doc.md
@@ -21,4 +23,17 @@ tail -1 "$doc" | grep -qx tail || { echo "FAIL: the text after the table changed
 printf '<!-- table: rm -rf x -->\n<!-- end table -->\n' > "$doc"
 if scripts/tables "$doc" 2> "$tmp/err"; then echo "FAIL: a command that is no result tool ran"; exit 1; fi
 grep -q "does not start with one of" "$tmp/err" || { echo "FAIL: no reason for the refused command"; exit 1; }
+# ... and a rows file that differs from the rule is found (a copy of the tree's experiments and screens).
+fake=$tmp/root
+rm -rf "$fake" && mkdir -p "$fake/results/benchmark/screens"
+cp -r experiments "$fake/" && cp -r results/benchmark/screens/runs "$fake/results/benchmark/screens/"
+ln -s "$root/build" "$fake/build"  # the compiled part of the Python package
+echo "stn   --attention stn --patch 12 --scales 4 --core lstm" >> "$fake/experiments/benchmark/rows/runs.txt"
+if GLIMPSE_ROOT=$fake /usr/bin/python3 scripts/results.py --recipes benchmark/screens benchmark/rows benchmark/rows_stage \
+  --check 2> "$tmp/err"; then echo "FAIL: a rows file the rule does not give passed --check"; exit 1; fi
+grep -q "stale: experiments/benchmark/rows/runs.txt" "$tmp/err" || { echo "FAIL: --recipes --check named no file"; cat "$tmp/err"; exit 1; }
+GLIMPSE_ROOT=$fake /usr/bin/python3 scripts/results.py --recipes benchmark/screens benchmark/rows benchmark/rows_stage --write >/dev/null
+GLIMPSE_ROOT=$fake /usr/bin/python3 scripts/results.py --recipes benchmark/screens benchmark/rows benchmark/rows_stage --check \
+  || { echo "FAIL: --write did not give the rule's lines"; exit 1; }
+head -1 "$fake/experiments/benchmark/rows/runs.txt" | grep -q '^# id' || { echo "FAIL: --write lost the file's comments"; exit 1; }
 echo "tables: ok"

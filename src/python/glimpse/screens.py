@@ -126,3 +126,56 @@ def levers_table(df, planned=None, threshold=1.0):
         row += [cell(screens, COMBINED, own[kind]), ", ".join(helps) or "none", decision]
         lines.append("| " + " | ".join(row) + " |")
     return "\n".join(lines)
+
+
+def planned_options(runs_txt):
+    """{screen name: its options as written} of an experiment's runs.txt, in its order."""
+    out = {}
+    with open(runs_txt) as f:
+        for line in f:
+            line = line.strip()
+            if line and not line.startswith("#"):
+                name, _, options = line.partition(" ")
+                out[name] = " ".join(options.split())
+    return out
+
+
+def recipes(df, options, threshold=1.0):
+    """{kind: the screen whose options are its recipe} (KIND-base, KIND-LEVER or KIND-combined) of each
+    kind the rule has decided, in the plan's order; options: planned_options of the screens' runs.txt,
+    which fix each kind's levers. A kind with screens still to run is left out."""
+    kinds, own, _ = plan(list(options))
+    by_kind = screens_by_kind(df)
+    out = {}
+    for kind in kinds:
+        _, decision = choose(by_kind.get(kind, {}), own[kind], threshold)
+        if not decision.startswith("to run"):
+            out[kind] = f"{kind}-{decision}"
+    return out
+
+
+def _without(options, flag):
+    """options (a string) without `flag VALUE`."""
+    words = options.split()
+    while flag in words:
+        at = words.index(flag)
+        del words[at : at + 2]
+    return " ".join(words)
+
+
+def row_lines(chosen, options, stage, rest_epochs):
+    """(rows' runs.txt lines, their curriculum sources' lines) for the chosen recipes: each the chosen
+    screen's options without its schedule (--epochs) and start (--init-from), which the rows' own
+    configuration gives. A curriculum recipe (its screen starts --init-from a source) trains its
+    options on the source experiment `stage` first, per seed, and its row starts each seed from that
+    seed's source for the rest of the row's images: `--init-from results/STAGE/runs/KIND-s{seed}.h5
+    --epochs REST_EPOCHS` (scripts/sweep puts each run's seed for {seed})."""
+    rows, sources = [], []
+    width = max((len(k) for k in chosen), default=0) + 2
+    for kind, screen in chosen.items():
+        own = _without(_without(options[screen], "--epochs"), "--init-from")
+        if "--init-from" in options[screen].split():
+            sources.append(f"{kind:<{width}}{own}")
+            own += f" --init-from results/{stage}/runs/{kind}-s{{seed}}.h5 --epochs {rest_epochs}"
+        rows.append(f"{kind:<{width}}{own}")
+    return rows, sources
