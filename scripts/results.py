@@ -26,6 +26,10 @@
         mean, each with a bootstrap 95% interval over the seeds, and against the first configuration
         the probability that a run of the first has the lower error and the seeds per side the observed
         difference would need (glimpse.stats)
+    scripts/results.py --improvement EXPERIMENT ...
+        every pair of configurations (pooled over seeds): the probability that a run of the row's
+        configuration has a lower validation-selected test error than a run of the column's, with its
+        two-sample bootstrap 95% interval (glimpse.stats.improvement_table)
     scripts/results.py --profile [--by=attention] EXPERIMENT|RUN.h5 ...
         performance profiles across tasks (glimpse.stats.performance_profile): per value of --by, the
         fraction of its runs whose validation-selected test error is within 1.1, 1.5, 2 and 4 times
@@ -197,7 +201,7 @@ def main(argv):
         named = [(re.sub(r"/runs$", "", a), group_seeds(load_runs(run_paths([a])))) for a in argv[1:]]
         print(rows_table(named))
         return 0
-    if argv[0] == "--stats":
+    if argv[0] in ("--stats", "--improvement"):
         from glimpse import stats
 
         named = []
@@ -207,9 +211,9 @@ def main(argv):
                 errors = [df.loc[df["run"] == r, "test_error_at_best"].iloc[0] for r in g["runs"]]
                 named.append((f"{re.sub(r'/runs$', '', a)}: {g['id']}", [e for e in errors if e == e]))
         if not named:
-            print("results.py: --stats takes experiments", file=sys.stderr)
+            print(f"results.py: {argv[0]} takes experiments", file=sys.stderr)
             return 2
-        print(stats.stats_table(named))
+        print(stats.stats_table(named) if argv[0] == "--stats" else stats.improvement_table(named))
         return 0
     if argv[0] == "--profile":
         from glimpse import stats

@@ -210,6 +210,14 @@ from glimpse import stats
 import numpy as np
 assert stats.iqm([5, 1, 9, 2, 7, 3]) == 4.25 and stats.iqm([1, 2, 3, 4]) == 2.5  # (2+3+5+7)/4; (2+3)/2
 assert stats.probability_of_improvement([1, 2], [2, 3]) == 0.875  # (1 + 1 + 0.5 + 1) / 4
+# Its bootstrap interval: every resample of [1, 2] against [2, 3] lies in [0.5, 1] (no run of A is
+# above one of B); fully separated sides give 1 (and 0 the other way) in every resample.
+lo, hi = stats.improvement_interval([1, 2], [2, 3])
+assert 0.5 <= lo <= 0.875 <= hi <= 1, (lo, hi)
+matrix = stats.improvement_table([("A", [1, 1, 1]), ("B", [2, 2, 2]), ("C", [1, 2])]).split("\n")
+assert matrix[0] == "| P(row beats column) | A | B | C |", matrix
+assert matrix[2] == "| A | - | 1.00 [1.00, 1.00] | 0.75 [0.50, 1.00] |", matrix  # (0.5 + 1) / 2; C = [1, 1] or [2, 2]
+assert matrix[3].startswith("| B | 0.00 [0.00, 0.00] | - | 0.25 [0.00, 0.50] |"), matrix
 assert stats.seeds_needed(0.5, 1.0) == 63  # 2 (1.95996 + 0.84162)^2 / 0.25 = 62.8
 assert np.allclose(stats.bootstrap_interval([0.2, 0.2, 0.2]), (0.2, 0.2), atol=1e-15)
 assert stats.bootstrap_interval([0, 0, 1, 1], strata=["a", "a", "b", "b"]) == (0.5, 0.5)  # each task keeps its runs

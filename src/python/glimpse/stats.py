@@ -6,6 +6,7 @@ many seeds a difference needs. Scores are error rates (fractions): lower is bett
     stats.iqm([0.021, 0.019, 0.023, 0.020])                       # mean of the middle 50%
     stats.bootstrap_interval(errors, stats.iqm, strata=tasks)      # 95%, resampling seeds within each task
     stats.probability_of_improvement(errors_a, errors_b)           # P(a run of A beats a run of B)
+    stats.improvement_table([("A", errors_a), ("B", errors_b), ...])  # every pair, with intervals
     stats.seeds_needed(difference=0.002, std=0.0015)               # per side, two-sided 5%, power 80%
     stats.performance_profile({"gaussian": {"cluttered60": [...], ...}, ...}, taus)   # across tasks
     stats.welch(errors_a, errors_b)                                # two configurations' seeds
@@ -26,6 +27,8 @@ __all__ = [
     "performance_profile",
     "profile_table",
     "stats_table",
+    "improvement_interval",
+    "improvement_table",
     "welch",
     "mcnemar",
     "paired_bootstrap",
@@ -66,6 +69,19 @@ def probability_of_improvement(errors_a, errors_b):
     statistic over n_a n_b): the chance that A's run has the lower error. 0.5: no difference."""
     a, b = np.asarray(errors_a, dtype=float)[:, None], np.asarray(errors_b, dtype=float)[None, :]
     return float(((a < b) + 0.5 * (a == b)).mean())
+
+
+def improvement_interval(errors_a, errors_b, draws=10000, seed=0, level=0.95):
+    """The percentile bootstrap interval of probability_of_improvement(A, B): each resample draws A's
+    runs and B's runs with replacement, each side apart (rliable's two-sample bootstrap), from a
+    seeded stream."""
+    a, b = np.asarray(errors_a, dtype=float), np.asarray(errors_b, dtype=float)
+    rng = np.random.default_rng(seed)
+    values = np.empty(draws)
+    for d in range(draws):
+        values[d] = probability_of_improvement(a[rng.integers(0, len(a), len(a))], b[rng.integers(0, len(b), len(b))])
+    tail = 100 * (1 - level) / 2
+    return float(np.percentile(values, tail)), float(np.percentile(values, 100 - tail))
 
 
 def seeds_needed(difference, std, alpha=0.05, power=0.8):
@@ -142,6 +158,25 @@ def stats_table(named):
             f"| {name} | {len(e)} | {100 * e.mean():.2f} +- {100 * sd:.2f} | [{100 * m_lo:.2f}, {100 * m_hi:.2f}] | "
             f"{100 * iqm(e):.2f} | [{100 * q_lo:.2f}, {100 * q_hi:.2f}] | {poi} | {need} |"
         )
+    return "\n".join(lines)
+
+
+def improvement_table(named, draws=2000):
+    """A markdown matrix of (name, errors) pairs: the cell in row A, column B is the probability that a
+    run of A has a lower error than a run of B, with its bootstrap 95% interval (improvement_interval);
+    0.50 is no difference, and an interval above 0.50 says A's runs beat B's more often than not.
+    Rows and columns in the order given."""
+    head = ["P(row beats column)"] + [name for name, _ in named]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for name_a, a in named:
+        cells = []
+        for name_b, b in named:
+            if name_a == name_b:
+                cells.append("-")
+                continue
+            lo, hi = improvement_interval(a, b, draws=draws)
+            cells.append(f"{probability_of_improvement(a, b):.2f} [{lo:.2f}, {hi:.2f}]")
+        lines.append("| " + " | ".join([name_a] + cells) + " |")
     return "\n".join(lines)
 
 
