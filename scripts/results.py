@@ -52,6 +52,9 @@
         experiments/ROWS/runs.txt and, for curriculum recipes, of experiments/STAGE/runs.txt (each
         seed's source); --write puts them below each file's leading comments, --check exits 1 when a
         file's lines differ (the test generated_tables)
+    scripts/results.py --dirty
+        per experiment folder with any, its committed run files and how many a build with uncommitted
+        changes made (their source_commit ends in -dirty): numbers no committed source reproduces
     scripts/results.py --compare EXPERIMENT_A EXPERIMENT_B
         two experiments of one configuration each (runs that differ only in seed, at least 2 a side):
         their validation error and validation-selected test error, mean +- std, and Welch's t-test
@@ -187,6 +190,34 @@ def recipes(argv):
     return stale
 
 
+def dirty_table():
+    """results.py --dirty: per experiment folder, its committed run files and how many of them a
+    build with uncommitted changes made (source_commit ending in -dirty); git's tracked files only."""
+    import subprocess
+
+    import h5py
+
+    listed = subprocess.run(["git", "ls-files", "results/*.h5"], cwd=ROOT, capture_output=True, text=True)
+    if listed.returncode != 0:
+        print("results.py: --dirty reads git's tracked files; this tree has no git", file=sys.stderr)
+        return 1
+    counts = {}
+    for rel in listed.stdout.split():
+        folder = re.sub(r"/runs$", "", os.path.dirname(rel))[len("results/") :]
+        with h5py.File(os.path.join(ROOT, rel), "r") as f:
+            commit = f.attrs.get("source_commit", b"")
+        commit = commit.decode() if isinstance(commit, bytes) else str(commit)
+        n, dirty = counts.get(folder, (0, 0))
+        counts[folder] = (n + 1, dirty + commit.endswith("-dirty"))
+    print("| experiment | run files | made by a build with uncommitted changes |\n|---|---|---|")
+    for folder, (n, dirty) in sorted(counts.items()):
+        if dirty:
+            print(f"| {folder} | {n} | {dirty} |")
+    total = [sum(v[i] for v in counts.values()) for i in (0, 1)]
+    print(f"| all | {total[0]} | {total[1]} |")
+    return 0
+
+
 def main(argv):
     if not argv or argv[0] in ("-h", "--help"):
         print(__doc__)
@@ -243,6 +274,8 @@ def main(argv):
                 return 2
         print(compare_table(*sides))
         return 0
+    if argv[0] == "--dirty":
+        return dirty_table()
     if argv[0] == "--recipes":
         return recipes(argv[1:])
     if argv[0] == "--levers":

@@ -30,6 +30,16 @@ before=$(cat "$tmp/results/tiny/.commands")
 "$root/scripts/sweep" tiny --only b --dry-run >/dev/null
 [ "$(cat "$tmp/results/tiny/.commands")" = "$before" ] || { echo "FAIL: a dry run rewrote .commands"; exit 1; }
 ls "$tmp/results/tiny"/.commands.* 2>/dev/null && { echo "FAIL: a dry run left its command file"; exit 1; }
+# A binary built from a tree with uncommitted changes is named in a warning (its runs name no
+# committed source); a clean one is not.
+printf '#!/bin/sh\n[ "$1" = --version ] && { echo "glimpse 0.1.0 (commit %s)"; exit 0; }\nexec "%s" "$@"\n' abc123-dirty \
+  "$root/build/glimpse" > "$tmp/dirty-glimpse" && chmod +x "$tmp/dirty-glimpse"
+GLIMPSE_BIN=$tmp/dirty-glimpse "$root/scripts/sweep" tiny --only b --dry-run 2>&1 >/dev/null | grep -q "abc123-dirty).*uncommitted" \
+  || { echo "FAIL: no warning for a binary built from uncommitted changes"; exit 1; }
+sed -i 's/abc123-dirty/abc123/' "$tmp/dirty-glimpse"
+if GLIMPSE_BIN=$tmp/dirty-glimpse "$root/scripts/sweep" tiny --only b --dry-run 2>&1 >/dev/null | grep -q uncommitted; then
+  echo "FAIL: a clean binary warned"; exit 1
+fi
 # A nested name (a group of experiments, e.g. frontier/mnist28) writes to the same nested results folder.
 mkdir -p "$tmp/experiments/group" && cp -r "$tmp/experiments/tiny" "$tmp/experiments/group/"
 "$root/scripts/sweep" group/tiny --only a --dry-run | grep -q -- "--out $tmp/results/group/tiny/a.h5" \
