@@ -61,13 +61,7 @@ def choose(screens, levers, threshold=1.0):
 
 def planned_screens(runs_txt):
     """The screen names (KIND-LEVER) of an experiment's runs.txt, in its order."""
-    names = []
-    with open(runs_txt) as f:
-        for line in f:
-            line = line.strip()
-            if line and not line.startswith("#"):
-                names.append(line.split()[0])
-    return names
+    return list(planned_options(runs_txt))
 
 
 def plan(names):
@@ -135,8 +129,8 @@ def planned_options(runs_txt):
         for line in f:
             line = line.strip()
             if line and not line.startswith("#"):
-                name, _, options = line.partition(" ")
-                out[name] = " ".join(options.split())
+                name, *options = line.split(None, 1)
+                out[name] = " ".join(options[0].split()) if options else ""
     return out
 
 
