@@ -9,17 +9,61 @@
 // slim also migrates a run file written by an older glimpse. --curves-only keeps no parameters at all
 // (a screen's copy, which is summarized and plotted but never evaluated again); its epochs done are
 // stored as the root attribute epochs_done.
+// A file written before the trainer stopped storing logged canvases holds them in
+// /trajectories/image (K, H, W); the copy leaves them out when the run's task renders exactly those
+// K canvases again as its first K test samples (what glimpse.runs.trajectory_images then does), and
+// keeps them, saying why, when it renders others or cannot render them here (no data set).
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <iostream>
 
+#include "envs/batch.h"
+#include "envs/dataset.h"
+#include "envs/tasks.h"
 #include "src/cli/commands.h"
 #include "src/cli/options.h"
 #include "src/core/error.h"
 #include "src/store/checkpoint.h"
 #include "src/store/writer_lock.h"
+#include "src/train/run_config.h"
 
 namespace glimpse::cli {
+namespace {
+
+constexpr const char* kCanvases = "/trajectories/image";
+
+// Empty when the task of `file`'s configuration renders, as its first K test samples, the canvases
+// (K, H, W) and labels stored in /trajectories; otherwise why not.
+std::string CanvasesDiffer(const RunFile& file) {
+  try {
+    std::vector<std::size_t> shape;
+    const std::vector<float> stored = file.ReadArray<float>(kCanvases, &shape);
+    const std::vector<std::int32_t> labels = file.ReadArray<std::int32_t>("/trajectories/label");
+    ExperimentConfig cfg = ConfigFromRun(file);
+    if (!cfg.data_dir.empty() && !std::filesystem::is_directory(cfg.data_dir))
+      cfg.data_dir.clear();  // another machine's
+    const DigitDataset data = LoadDigitDataset(ResolveDataDir(cfg));
+    const std::unique_ptr<Task> task = Tasks().Get(cfg.env).make(data, cfg.seed);
+    if (shape.size() != 3 || shape[0] != labels.size() || static_cast<int>(shape[1]) != task->height() ||
+        static_cast<int>(shape[2]) != task->width() || static_cast<std::int64_t>(shape[0]) > task->size(Split::kTest))
+      return "its canvases' shape is not that of " + cfg.env + "'s first test samples";
+    const int K = static_cast<int>(shape[0]);
+    std::vector<std::int64_t> idx(shape[0]);
+    for (int i = 0; i < K; ++i) idx[i] = i;
+    Batch b;
+    b.Resize(K, task->height(), task->width());
+    RenderRows(*task, Split::kTest, idx.data(), 0, K, 0, b);
+    if (b.labels != labels) return "the task renders other labels";
+    if (std::memcmp(b.images.data(), stored.data(), stored.size() * sizeof(float)) != 0)
+      return "the task renders other canvases";
+    return "";
+  } catch (const Error& e) {
+    return std::string("they cannot be rendered here: ") + e.what();
+  }
+}
+
+}  // namespace
 
 int RunSlim(int argc, char** argv) {
   po::options_description desc("slim options");
@@ -39,7 +83,7 @@ int RunSlim(int argc, char** argv) {
   // A new runs/ folder next to an experiment's results is the usual --out: made, like mkdir -p.
   const std::filesystem::path folder = std::filesystem::path(out).parent_path();
   if (!folder.empty()) std::filesystem::create_directories(folder);
-  std::string slot;
+  std::string slot, canvases;
   {
     const RunFile file(in, RunFile::Mode::kReadOnly);
     slot = CheckpointGroup(file);
@@ -60,6 +104,12 @@ int RunSlim(int argc, char** argv) {
     if (curves_only) {
       skip = {std::string(kBestGroup)};
       for (const auto& g : CheckpointGroups()) skip.push_back(g);
+    }
+    if (file.Exists(kCanvases)) {
+      const std::string differ = CanvasesDiffer(file);
+      canvases = differ.empty() ? "; logged canvases left out (its task renders them again)"
+                                : "; logged canvases kept (" + differ + ")";
+      if (differ.empty()) skip.push_back(kCanvases);
     }
     // One copy, edited before it becomes --out: a kill or a failure at any moment leaves --out as it was.
     file.CopyTo(out, skip, vm.count("force") > 0, [&](RunFile& copy) {
@@ -87,7 +137,7 @@ int RunSlim(int argc, char** argv) {
   }
   const auto size = [](const std::string& p) { return static_cast<double>(std::filesystem::file_size(p)) / 1e6; };
   std::cout << "wrote " << out << " (" << size(out) << " MB; " << in << ": " << size(in) << " MB), "
-            << (curves_only ? "curves only" : "checkpoint " + slot) << "\n";
+            << (curves_only ? "curves only" : "checkpoint " + slot) << canvases << "\n";
   return 0;
 }
 

@@ -10,6 +10,9 @@
 #include <iomanip>
 #include <sstream>
 
+#include "envs/batch.h"
+#include "envs/dataset.h"
+#include "envs/tasks.h"
 #include "src/core/blas.h"
 #include "src/core/denormals.h"
 #include "src/store/checkpoint.h"
@@ -470,6 +473,53 @@ TEST_CASE("slim --curves-only keeps a screen's curves and evaluations, no parame
   r = RunGlimpse("eval --run " + curves);
   CHECK(r.code == 1);
   CHECK_THAT(r.output, Catch::Contains("curves only"));
+}
+
+TEST_CASE("slim leaves out logged canvases its task renders again and keeps any other", "[cli][slim]") {
+  const std::string run = TempDir() + "/glimpse_cli_canvas_run.h5", small = TempDir() + "/glimpse_cli_canvas.h5";
+  std::remove(run.c_str());
+  REQUIRE(RunGlimpse("train --out " + run + " --epochs 1 --env translated60" + Small()).code == 0);
+  // A file from before the trainer dropped its canvases: /trajectories/image (K, H, W) holds the first
+  // K test samples of the run's task and seed.
+  Batch b;
+  {
+    RunFile f(run, RunFile::Mode::kReadWrite);
+    REQUIRE(!f.Exists("/trajectories/image"));
+    const auto labels = f.ReadArray<std::int32_t>("/trajectories/label");
+    const auto attrs = f.Attributes("/");
+    const DigitDataset data = LoadDigitDataset(Data());
+    const auto task = Tasks().Get(attrs.at("env")).make(data, std::stoull(attrs.at("seed")));
+    const std::vector<std::int64_t> idx = {0, 1};
+    REQUIRE(labels.size() == idx.size());
+    b.Resize(2, task->height(), task->width());
+    RenderRows(*task, Split::kTest, idx.data(), 0, 2, 0, b);
+    f.WriteArray<float>("/trajectories/image", {2, 60, 60}, b.images.data());
+    f.Commit();
+  }
+  auto r = RunGlimpse("slim --run " + run + " --out " + small + " --force");
+  REQUIRE(r.code == 0);
+  CHECK_THAT(r.output, Catch::Contains("logged canvases left out"));
+  {
+    const RunFile full(run, RunFile::Mode::kReadOnly), f(small, RunFile::Mode::kReadOnly);
+    CHECK(!f.Exists("/trajectories/image"));
+    CHECK(f.ReadArray<std::int32_t>("/trajectories/label") == full.ReadArray<std::int32_t>("/trajectories/label"));
+    CHECK(f.Exists("/trajectories/locations"));
+  }
+  CHECK(RunGlimpse("verify " + small).code == 0);
+  r = RunGlimpse("slim --run " + run + " --out " + small + " --force --curves-only");
+  CHECK_THAT(r.output, Catch::Contains("curves only; logged canvases left out"));
+  CHECK(!RunFile(small, RunFile::Mode::kReadOnly).Exists("/trajectories/image"));
+  // One pixel the task does not render: the stored canvases are all there is, so they stay.
+  b.images[5] += 0.25f;
+  {
+    RunFile f(run, RunFile::Mode::kReadWrite);
+    f.WriteArray<float>("/trajectories/image", {2, 60, 60}, b.images.data());
+    f.Commit();
+  }
+  r = RunGlimpse("slim --run " + run + " --out " + small + " --force");
+  REQUIRE(r.code == 0);
+  CHECK_THAT(r.output, Catch::Contains("logged canvases kept (the task renders other canvases)"));
+  CHECK(RunFile(small, RunFile::Mode::kReadOnly).ReadArray<float>("/trajectories/image") == b.images);
 }
 
 TEST_CASE("slim stores the parameters once when the best checkpoint is the last one", "[cli][slim]") {
