@@ -55,6 +55,11 @@
     scripts/results.py --dirty
         per experiment folder with any, its committed run files and how many a build with uncommitted
         changes made (their source_commit ends in -dirty): numbers no committed source reproduces
+    scripts/results.py --kept
+        what the repository's migration has left (docs/results.md), per experiment (results/NAME) with any:
+        its committed run files that keep parameters the rule does not ask for (not the first seed
+        of a configuration of two or more seeds, and named by no test, script, doc, README or
+        experiment) and those that store logged canvases their task renders again, with their MB
     scripts/results.py --compare EXPERIMENT_A EXPERIMENT_B
         two experiments of one configuration each (runs that differ only in seed, at least 2 a side):
         their validation error and validation-selected test error, mean +- std, and Welch's t-test
@@ -218,6 +223,77 @@ def dirty_table():
     return 0
 
 
+def beyond_rule(files, named):
+    """The files of `files` (path, configuration, seed, parameter bytes) whose parameters the rule
+    (docs/results.md, "What the repository keeps") does not ask to keep: with parameters, not the
+    lowest seed of a configuration that has two or more, and matching no name of `named` (paths, a
+    name results/X/ID.h5 naming its committed copy results/X/runs/ID.h5 too, where
+    {seed} and a shell variable $NAME stand for any part of a file name; a glob, or a variable in a
+    folder's name, names no file: what reads every file of a folder reads its curves)."""
+    any_part = r"\\\{seed\\\}|\\\$[A-Za-z_]\w*|\\\$\\\{[A-Za-z_]\w*\\\}"
+    named = [n for n in named if "*" not in n and not re.search(r"[${]", os.path.dirname(n))]
+    named += [os.path.join(os.path.dirname(n), "runs", os.path.basename(n)) for n in named]  # a run's committed copy
+    names = [re.sub(any_part, "[^/]*", re.escape(n)) + "$" for n in named]
+    pattern = re.compile("|".join(names) or "(?!)")
+    first = {}
+    for path, config, seed, _ in files:
+        key = (os.path.dirname(path), config)
+        first.setdefault(key, []).append(seed)
+    out = []
+    for path, config, seed, size in files:
+        seeds = first[(os.path.dirname(path), config)]
+        if size and not (len(seeds) >= 2 and seed == min(seeds)) and not pattern.match(path):
+            out.append((path, size))
+    return out
+
+
+def kept_table():
+    """results.py --kept: beyond_rule over git's tracked run files, the names being every results/
+    path that git's tracked tests, scripts, docs, READMEs and experiments write."""
+    import subprocess
+
+    import h5py
+
+    listed = subprocess.run(["git", "ls-files", "results/*.h5"], cwd=ROOT, capture_output=True, text=True)
+    if listed.returncode != 0:
+        print("results.py: --kept reads git's tracked files; this tree has no git", file=sys.stderr)
+        return 1
+    where = ["tests", "scripts", "docs", "README.md", "results/*.md", "experiments", "src/python"]
+    grep = subprocess.run(
+        ["git", "grep", "-h", "-o", "-E", r"results/[A-Za-z0-9_./{}*$-]+\.h5", "--"] + where,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    files, canvases = [], {}
+    for rel in listed.stdout.split():
+        with h5py.File(os.path.join(ROOT, rel), "r") as f:
+            run_id = f.attrs.get("run_id", b"")
+            seed = int(f.attrs.get("seed", b"0") or 0)
+            size = []
+            f.visititems(lambda n, o: size.append(o.id.get_storage_size()) if n.split("/")[-1] == "params" else None)
+            if "trajectories/image" in f:  # logged canvases of a file from before the trainer dropped them
+                canvases[rel] = f["trajectories/image"].id.get_storage_size()
+        run_id = run_id.decode() if isinstance(run_id, bytes) else str(run_id)
+        config = re.sub(r"-s\d+$", "", run_id or os.path.basename(rel)[: -len(".h5")])
+        files.append((rel, config, seed, sum(size)))
+    counts = {}  # folder: [files beyond the rule, their parameters' bytes, files with canvases, their bytes]
+    for i, pairs in enumerate([beyond_rule(files, set(grep.stdout.split())), canvases.items()]):
+        for path, size in pairs:
+            c = counts.setdefault(path.split("/")[1], [0, 0, 0, 0])  # the experiment: results/NAME/...
+            c[2 * i] += 1
+            c[2 * i + 1] += size
+    print(
+        "| experiment | files keeping parameters beyond the rule | their parameters, MB | files storing logged canvases | their canvases, MB |"
+    )
+    print("|---|---|---|---|---|")
+    for folder, c in sorted(counts.items()):
+        print(f"| {folder} | {c[0]} | {c[1] / 1e6:.1f} | {c[2]} | {c[3] / 1e6:.1f} |")
+    t = [sum(c[i] for c in counts.values()) for i in range(4)]
+    print(f"| all | {t[0]} | {t[1] / 1e6:.1f} | {t[2]} | {t[3] / 1e6:.1f} |")
+    return 0
+
+
 def main(argv):
     if not argv or argv[0] in ("-h", "--help"):
         print(__doc__)
@@ -274,6 +350,8 @@ def main(argv):
                 return 2
         print(compare_table(*sides))
         return 0
+    if argv[0] == "--kept":
+        return kept_table()
     if argv[0] == "--dirty":
         return dirty_table()
     if argv[0] == "--recipes":

@@ -205,6 +205,20 @@ out = subprocess.run([sys.executable, sys.argv[1] + "/scripts/results.py", "--pa
 row = out.strip().split("\n")[-1].split(" | ")
 assert row[2] == "10000" and row[3] == "0.96" and row[4] == "1.20", row  # their stored last test errors
 print("paired comparison: ok")
+# The keep rule (results.py --kept, docs/results.md): a configuration's lowest seed keeps its parameters
+# when it has two seeds or more; a named file keeps them ({seed}, $k stand for any part of a name; a
+# glob names nothing; the full file's name names its committed copy); curves-only copies are not listed.
+import importlib.util
+spec = importlib.util.spec_from_file_location("results_cli", sys.argv[1] + "/scripts/results.py")
+results_cli = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(results_cli)
+files = [("results/a/runs/x-s1.h5", "x", 1, 10), ("results/a/runs/x-s2.h5", "x", 2, 10), ("results/a/runs/x-s3.h5", "x", 3, 0),
+         ("results/a/runs/y-s4.h5", "y", 4, 10), ("results/a/runs/z-s1.h5", "z", 1, 10), ("results/a/runs/w-s1.h5", "w", 1, 10),
+         ("results/a/runs/v-s1.h5", "v", 1, 10), ("results/b/runs/x-s2.h5", "x", 2, 10)]
+named = {"results/a/runs/*.h5", "results/a/runs/z-s{seed}.h5", "results/a/w-s1.h5", "results/$e/runs/v-s1.h5"}
+assert results_cli.beyond_rule(files, named) == [("results/a/runs/x-s2.h5", 10), ("results/a/runs/y-s4.h5", 10),
+                                                 ("results/a/runs/v-s1.h5", 10), ("results/b/runs/x-s2.h5", 10)]
+print("keep rule: ok")
 # glimpse.stats against hand-computed values.
 from glimpse import stats
 import numpy as np
