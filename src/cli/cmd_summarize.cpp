@@ -257,11 +257,12 @@ int RunSummarize(int argc, char** argv) {
   const std::string reach_cols =
       reach ? " reached " + reach_head + " | images to it | test % then | train min to it |" : "";
   std::cout << "\nRuns that differ only in seed, pooled (each run's evaluation with the lowest validation "
-               "error; mean +- sample std, and the 95% interval of the mean test error, Student's t; training "
+               "error; mean +- sample std, and the 95% interval of the mean test error, Student's t; the test "
+               "error's interquartile mean with its percentile bootstrap 95% interval over the seeds; training "
                "images per second and wall time (evaluations included), mean +- std; runs not finished are marked):\n\n"
-               "| runs | n | best val error % | its test error % (M=1) | 95% interval of the test error % | images/s | "
-               "wall time, min |"
-            << reach_cols << "\n|---|---|---|---|---|---|---|" << (reach ? "---|---|---|---|" : "") << "\n";
+               "| runs | n | best val error % | its test error % (M=1) | 95% interval of the test error % | "
+               "test IQM % [bootstrap 95%] | images/s | wall time, min |"
+            << reach_cols << "\n|---|---|---|---|---|---|---|---|" << (reach ? "---|---|---|---|" : "") << "\n";
   for (const auto& [key, members] : groups) {
     std::vector<double> v, t, r, w;
     std::string names;
@@ -277,6 +278,13 @@ int RunSummarize(int argc, char** argv) {
       std::cout << "[" << Percent(st.mean - st.ci95) << ", " << Percent(st.mean + st.ci95) << "]";
     else
       std::cout << "-";
+    std::cout << " | ";
+    if (st.n >= 1 && std::isfinite(st.mean)) {  // every seed has a test error (screens have none)
+      const Interval b = BootstrapInterval(t, Statistic::kIqm);
+      std::cout << Percent(InterquartileMean(t)) << " [" << Percent(b.lo) << ", " << Percent(b.hi) << "]";
+    } else {
+      std::cout << "-";
+    }
     const SeedStats sr = Summarize(r), sw = Summarize(w);
     std::cout << " | " << std::fixed << std::setprecision(0) << sr.mean;
     if (sr.n >= 2) std::cout << " +- " << sr.std;

@@ -5,16 +5,19 @@
 //   selected_evaluation(val_errors) -> int (-1: none with a finite validation error)
 //   chosen_checkpoint_slot([(name, complete, step)]) -> str ("" when none is complete)
 //   seed_stats(values) -> {"n", "mean", "std", "ci95"} (NaN where undefined)
+//   iqm(values) -> float; bootstrap_interval(values, statistic, strata, draws, seed, level) -> (lo, hi)
 //   check_file_checksum(path, required=False) -> bool; reseal_file_checksum(path)
 // Errors (a damaged file) are glimpse::Error, which the module turns into ValueError.
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <cstdint>
 #include <map>
 #include <string>
 #include <tuple>
 #include <vector>
 
+#include "src/core/error.h"
 #include "src/core/stats.h"
 #include "src/store/file_checksum.h"
 #include "src/store/run_rules.h"
@@ -46,6 +49,23 @@ void BindRunRules(py::module_& m) {
         return std::map<std::string, double>{{"n", s.n}, {"mean", s.mean}, {"std", s.std}, {"ci95", s.ci95}};
       },
       py::arg("values"), "n, mean, sample std and the 95% interval's half-width (Student's t) of the values.");
+  m.def("iqm", &glimpse::InterquartileMean, py::arg("values"),
+        "The mean of the values left after the lowest and the highest floor(n / 4) are cut (NaN: none).");
+  m.def(
+      "bootstrap_interval",
+      [](const std::vector<double>& values, const std::string& statistic, const std::vector<int>& strata, int draws,
+         std::uint64_t seed, double level) {
+        glimpse::Check(statistic == "mean" || statistic == "iqm",
+                       "bootstrap_interval: statistic 'mean' or 'iqm', found '", statistic, "'");
+        const glimpse::Interval i = glimpse::BootstrapInterval(
+            values, statistic == "iqm" ? glimpse::Statistic::kIqm : glimpse::Statistic::kMean, strata, draws, seed,
+            level);
+        return std::make_pair(i.lo, i.hi);
+      },
+      py::arg("values"), py::arg("statistic") = "mean", py::arg("strata") = std::vector<int>{},
+      py::arg("draws") = 10000, py::arg("seed") = 0, py::arg("level") = 0.95,
+      "The percentile bootstrap interval of the values' mean or iqm, resampling within each stratum (one "
+      "integer label per value; empty: one stratum) from a seeded stream.");
   m.def("check_file_checksum", &glimpse::CheckFileChecksum, py::arg("path"), py::arg("required") = false,
         "True when the file's bytes match its trailer; False for an older file without one (unless "
         "required); ValueError naming the file otherwise.");

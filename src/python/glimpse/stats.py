@@ -18,6 +18,14 @@ import math
 import numpy as np
 from scipy import stats as _scipy
 
+
+def _core():
+    """glimpse._core: the statistics glimpse summarize computes (src/core/stats.h)."""
+    from glimpse import _compiled
+
+    return _compiled()
+
+
 __all__ = [
     "iqm",
     "bootstrap_interval",
@@ -37,31 +45,25 @@ __all__ = [
 
 def iqm(values):
     """The interquartile mean: the mean of the values left after the lowest and the highest
-    floor(n / 4) are cut, as rliable computes it (scipy.stats.trim_mean(values, 0.25))."""
-    v = np.sort(np.asarray(values, dtype=float))
-    if len(v) == 0:
-        return math.nan
-    k = len(v) // 4
-    return float(v[k : len(v) - k].mean())
+    floor(n / 4) are cut, as rliable computes it (scipy.stats.trim_mean(values, 0.25)); the C++ that
+    glimpse summarize prints (src/core/stats.h)."""
+    return _core().iqm([float(x) for x in np.asarray(values, dtype=float).ravel()])
 
 
 def bootstrap_interval(values, statistic=np.mean, strata=None, draws=10000, seed=0, level=0.95):
-    """The percentile bootstrap interval of statistic(values): each of `draws` resamples draws the runs
-    with replacement within each stratum (strata: one label per value, e.g. its task; None: one
-    stratum), from a seeded stream, so the same call gives the same interval."""
-    v = np.asarray(values, dtype=float)
-    groups = (
-        [np.arange(len(v))]
-        if strata is None
-        else [np.flatnonzero(np.asarray(strata) == s) for s in dict.fromkeys(strata)]
-    )
-    rng = np.random.default_rng(seed)
-    stats = np.empty(draws)
-    for d in range(draws):
-        idx = np.concatenate([g[rng.integers(0, len(g), len(g))] for g in groups])
-        stats[d] = statistic(v[idx])
-    tail = 100 * (1 - level) / 2
-    return float(np.percentile(stats, tail)), float(np.percentile(stats, 100 - tail))
+    """The percentile bootstrap interval of statistic(values), statistic np.mean or iqm (or "mean",
+    "iqm"): each of `draws` resamples draws the runs with replacement within each stratum (strata: one
+    label per value, e.g. its task; None: one stratum), from a seeded stream, so the same call gives
+    the same interval. The C++ that glimpse summarize runs (src/core/stats.h)."""
+    names = {np.mean: "mean", iqm: "iqm", "mean": "mean", "iqm": "iqm"}
+    if statistic not in names:
+        raise ValueError(f"bootstrap_interval: statistic np.mean or stats.iqm (or 'mean', 'iqm'), found {statistic!r}")
+    v = [float(x) for x in np.asarray(values, dtype=float).ravel()]
+    labels = [] if strata is None else list(strata)
+    if strata is not None and len(labels) != len(v):
+        raise ValueError(f"bootstrap_interval: expected one stratum label per value ({len(v)}), found {len(labels)}")
+    codes = {s: i for i, s in enumerate(dict.fromkeys(labels))}
+    return tuple(_core().bootstrap_interval(v, names[statistic], [codes[s] for s in labels], draws, seed, level))
 
 
 def probability_of_improvement(errors_a, errors_b):
