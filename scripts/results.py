@@ -59,7 +59,8 @@
         what the repository's migration has left (docs/results.md), per experiment (results/NAME) with any:
         its committed run files that keep parameters the rule does not ask for (not the first seed
         of a configuration of two or more seeds, and named by no test, script, doc, README or
-        experiment) and those that store logged canvases their task renders again, with their MB
+        experiment) and those that store logged canvases their task renders again, with their MB;
+        --kept --files: those files, a line each, with the copy that converts it (curves-only or slim)
     scripts/results.py --compare EXPERIMENT_A EXPERIMENT_B
         two experiments of one configuration each (runs that differ only in seed, at least 2 a side):
         their validation error and validation-selected test error, mean +- std, and Welch's t-test
@@ -247,7 +248,7 @@ def beyond_rule(files, named):
     return out
 
 
-def kept_table():
+def kept_table(files_only=False):
     """results.py --kept: beyond_rule over git's tracked run files, the names being every results/
     path that git's tracked tests, scripts, docs, READMEs and experiments write."""
     import subprocess
@@ -277,8 +278,14 @@ def kept_table():
         run_id = run_id.decode() if isinstance(run_id, bytes) else str(run_id)
         config = re.sub(r"-s\d+$", "", run_id or os.path.basename(rel)[: -len(".h5")])
         files.append((rel, config, seed, sum(size)))
+    beyond = beyond_rule(files, set(grep.stdout.split()))
+    if files_only:  # what converts each: a curves-only copy, or a slim copy of a file that keeps its parameters
+        strip = {path for path, _ in beyond} | {path for path, _, _, size in files if not size}
+        for path in sorted({path for path, _ in beyond} | set(canvases)):
+            print(path, "curves-only" if path in strip else "slim")
+        return 0
     counts = {}  # folder: [files beyond the rule, their parameters' bytes, files with canvases, their bytes]
-    for i, pairs in enumerate([beyond_rule(files, set(grep.stdout.split())), canvases.items()]):
+    for i, pairs in enumerate([beyond, canvases.items()]):
         for path, size in pairs:
             c = counts.setdefault(path.split("/")[1], [0, 0, 0, 0])  # the experiment: results/NAME/...
             c[2 * i] += 1
@@ -351,7 +358,7 @@ def main(argv):
         print(compare_table(*sides))
         return 0
     if argv[0] == "--kept":
-        return kept_table()
+        return kept_table(files_only=argv[1:] == ["--files"])
     if argv[0] == "--dirty":
         return dirty_table()
     if argv[0] == "--recipes":

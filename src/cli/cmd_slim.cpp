@@ -87,13 +87,16 @@ int RunSlim(int argc, char** argv) {
   {
     const RunFile file(in, RunFile::Mode::kReadOnly);
     slot = CheckpointGroup(file);
-    Check(!slot.empty(), "'", in, "' holds no complete checkpoint: nothing to keep");
-    LoadCheckpoint(file);  // reads every part of the checkpoint, checking the stored digests
+    // A curves-only copy has no checkpoint; --curves-only copies it again (leaving out its canvases).
+    const bool curves_copy = slot.empty() && file.Attributes("/").count("epochs_done") > 0;
+    Check(!slot.empty() || (curves_copy && curves_only), "'", in, "' holds no complete checkpoint: nothing to keep",
+          curves_copy ? " (a curves-only copy: --curves-only copies it again)" : "");
+    if (!slot.empty()) LoadCheckpoint(file);  // reads every part of the checkpoint, checking the stored digests
     std::vector<std::string> skip = {slot + "/optimizer"};
     for (const auto& g : CheckpointGroups())
       if (g != slot) skip.push_back(g);
     bool same_params = false;  // /best holds the last checkpoint's parameters: stored once
-    if (HasBestCheckpoint(file)) {
+    if (!slot.empty() && HasBestCheckpoint(file)) {
       LoadBestCheckpoint(file);  // checks its digest
       const auto best = file.Attributes(kBestGroup), last = file.Attributes(slot);
       same_params = best.count("digest:params") && last.count("digest:params") &&
@@ -115,6 +118,7 @@ int RunSlim(int argc, char** argv) {
     file.CopyTo(out, skip, vm.count("force") > 0, [&](RunFile& copy) {
       if (curves_only) {  // the epochs done are the checkpoint's, which is left out
         copy.SetAttribute("/", "epochs_done", std::to_string(epochs));
+        if (curves_copy) return;  // its own note, which names the run file it was first made from
         copy.SetAttribute("/", "slim",
                           "a curves-only copy made by glimpse slim --curves-only from '" + in +
                               "': no parameters, so it summarizes and plots but cannot be evaluated "

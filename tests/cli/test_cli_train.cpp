@@ -473,6 +473,19 @@ TEST_CASE("slim --curves-only keeps a screen's curves and evaluations, no parame
   r = RunGlimpse("eval --run " + curves);
   CHECK(r.code == 1);
   CHECK_THAT(r.output, Catch::Contains("curves only"));
+  // A curves-only copy copies again only as curves (what migrates an older copy's stored canvases).
+  const std::string again = TempDir() + "/glimpse_cli_curves_again.h5";
+  r = RunGlimpse("slim --run " + curves + " --out " + again + " --force");
+  CHECK(r.code == 1);
+  CHECK_THAT(r.output, Catch::Contains("a curves-only copy: --curves-only copies it again"));
+  REQUIRE(RunGlimpse("slim --run " + curves + " --out " + again + " --force --curves-only").code == 0);
+  {
+    const RunFile a(curves, RunFile::Mode::kReadOnly), b(again, RunFile::Mode::kReadOnly);
+    CHECK(b.ReadSeries("/eval", "val_error") == a.ReadSeries("/eval", "val_error"));
+    CHECK(b.Attributes("/").at("epochs_done") == "2");
+    CHECK(b.Attributes("/").at("slim") == a.Attributes("/").at("slim"));  // names the run it was made from
+  }
+  CHECK(LastLine(RunGlimpse("summarize --status " + again).output) == "finished");
 }
 
 TEST_CASE("slim leaves out logged canvases its task renders again and keeps any other", "[cli][slim]") {
