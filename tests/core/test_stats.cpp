@@ -1,5 +1,5 @@
 // The statistics over seeds (src/core/stats.h) against hand-computed values; glimpse.stats calls the
-// same functions (tests/scripts/test_python_tools.sh checks its side against SciPy and NumPy).
+// same functions (tests/scripts/test_python_tools.sh checks the IQM against SciPy's trim_mean).
 #include <catch2/catch.hpp>
 #include <cmath>
 
@@ -46,7 +46,7 @@ TEST_CASE("The bootstrap interval resamples within strata from a seeded stream",
   const Interval u = BootstrapInterval({0, 1}, Statistic::kMean);
   CHECK(u.lo == 0);
   CHECK(u.hi == 1);
-  // Seeded: the same call gives the same interval; another seed draws other resamples.
+  // Seeded: the same call gives the same interval, inside the values' range.
   const Interval a = BootstrapInterval({0.1, 0.4, 0.2, 0.9, 0.3}, Statistic::kIqm, {}, 500, 3);
   const Interval b = BootstrapInterval({0.1, 0.4, 0.2, 0.9, 0.3}, Statistic::kIqm, {}, 500, 3);
   CHECK((a.lo == b.lo && a.hi == b.hi));

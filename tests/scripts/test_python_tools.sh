@@ -223,6 +223,11 @@ print("keep rule: ok")
 from glimpse import stats
 import numpy as np
 assert stats.iqm([5, 1, 9, 2, 7, 3]) == 4.25 and stats.iqm([1, 2, 3, 4]) == 2.5  # (2+3+5+7)/4; (2+3)/2
+from scipy.stats import trim_mean  # an independent reference: it cuts int(0.25 n) from each end
+rng7 = np.random.default_rng(7)
+for n in (1, 3, 4, 5, 8, 11, 40):
+    v = rng7.random(n)
+    assert np.isclose(stats.iqm(v), trim_mean(v, 0.25), rtol=0, atol=1e-15), (n, stats.iqm(v), trim_mean(v, 0.25))
 assert stats.probability_of_improvement([1, 2], [2, 3]) == 0.875  # (1 + 1 + 0.5 + 1) / 4
 # Its bootstrap interval: every resample of [1, 2] against [2, 3] lies in [0.5, 1] (no run of A is
 # above one of B); fully separated sides give 1 (and 0 the other way) in every resample.
