@@ -236,13 +236,12 @@ def beyond_rule(files, named):
     named += [os.path.join(os.path.dirname(n), "runs", os.path.basename(n)) for n in named]  # a run's committed copy
     names = [re.sub(any_part, "[^/]*", re.escape(n)) + "$" for n in named]
     pattern = re.compile("|".join(names) or "(?!)")
-    first = {}
+    seeds_of = {}  # (folder, configuration): its seeds
     for path, config, seed, _ in files:
-        key = (os.path.dirname(path), config)
-        first.setdefault(key, []).append(seed)
+        seeds_of.setdefault((os.path.dirname(path), config), []).append(seed)
     out = []
     for path, config, seed, size in files:
-        seeds = first[(os.path.dirname(path), config)]
+        seeds = seeds_of[(os.path.dirname(path), config)]
         if size and not (len(seeds) >= 2 and seed == min(seeds)) and not pattern.match(path):
             out.append((path, size))
     return out
