@@ -61,6 +61,11 @@
         of a configuration of two or more seeds, and named by no test, script, doc, README or
         experiment) and those that store logged canvases their task renders again, with their MB;
         --kept --files: those files, a line each, with the copy that converts it (curves-only or slim)
+    scripts/results.py --report EXPERIMENT --seeds=S,S,...
+        a benchmark's rows (glimpse.rows): per row of experiments/EXPERIMENT/runs.txt, the seeds of S
+        finished; for a row whose every seed finished, its validation error, its validation-selected
+        test error (mean +- std, 95% interval) and interquartile mean with a bootstrap interval, and the
+        probability of improvement between complete rows; a row still training shows no test error
     scripts/results.py --compare EXPERIMENT_A EXPERIMENT_B
         two experiments of one configuration each (runs that differ only in seed, at least 2 a side):
         their validation error and validation-selected test error, mean +- std, and Welch's t-test
@@ -338,6 +343,18 @@ def main(argv):
             print("results.py: --profile: no run has a test error at its best validation error", file=sys.stderr)
             return 1
         print(stats.profile_table(errors))
+        return 0
+    if argv[0] == "--report":
+        from glimpse import rows, screens
+
+        seeds = next((a.split("=", 1)[1] for a in argv[1:] if a.startswith("--seeds=")), "")
+        names = [a for a in argv[1:] if not a.startswith("--")]
+        if len(names) != 1 or not re.fullmatch(r"\d+(,\d+)*", seeds):
+            print("results.py: --report takes one experiment and --seeds=S,S,...", file=sys.stderr)
+            return 2
+        name = re.sub(r"/runs$", "", names[0])
+        kinds = list(screens.planned_options(os.path.join(ROOT, "experiments", name, "runs.txt")))
+        print(rows.rows_report(load_runs(run_paths([name])), kinds, [int(s) for s in seeds.split(",")]))
         return 0
     if argv[0] == "--paired":
         return paired(argv[1:])

@@ -1,0 +1,64 @@
+"""glimpse.rows: a benchmark's rows report test errors only for rows whose every planned seed finished
+(results/benchmark/README.md, "Rows"), checked on made-up runs against hand-computed values."""
+import sys
+
+import pandas as pd
+
+from glimpse import rows
+
+
+def frame(runs):
+    """load_runs-like rows: run id, seed, best validation error, test error there, epochs done of 60."""
+    return pd.DataFrame(
+        [
+            {
+                "run": f"{k}-s{s}",
+                "run-id": f"{k}-s{s}",
+                "seed": s,
+                "best_val_error": v,
+                "test_error_at_best": t,
+                "epochs_done": d,
+                "epochs": 60,
+            }
+            for k, s, v, t, d in runs
+        ]
+    )
+
+
+def check(got, want):
+    if got != want:
+        sys.exit(f"FAIL: {got!r} != {want!r}")
+
+
+seeds = [11, 12, 13]
+df = frame(
+    [
+        ("stn", 11, 0.20, 0.10, 60),
+        ("stn", 12, 0.22, 0.12, 60),
+        ("stn", 13, 0.21, 0.11, 60),
+        ("stn", 1, 0.50, 0.50, 60),  # a screen's seed: not the row's
+        ("centre", 11, 0.30, 0.4321, 60),
+        ("centre", 12, 0.32, 0.4322, 30),  # still training
+        ("other", 11, 0.01, 0.01, 60),  # not a planned kind
+        ("whole", 11, 0.40, 0.30, 60),
+        ("whole", 12, 0.42, 0.32, 60),
+        ("whole", 13, 0.41, 0.31, 60),
+    ]
+)
+kinds = ["stn", "centre", "gaussian", "whole"]
+check(rows.complete_rows(df, kinds, seeds), [("stn", [0.10, 0.12, 0.11]), ("whole", [0.30, 0.32, 0.31])])
+report = rows.rows_report(df, kinds, seeds)
+lines = report.splitlines()
+# A complete row: mean 11.00, std 1.00, t(0.975, 2) = 4.3027 x 1.00 / sqrt(3) = 2.48 either side; the IQM
+# of three values trims none (scipy.stats.trim_mean(x, 0.25) = 11.00).
+check(lines[2].startswith("| stn | 3 of 3 | 21.00 +- 1.00 | 11.00 +- 1.00 | [8.52, 13.48] | 11.00 ["), True)
+# A row still training shows its finished seeds' validation error and no test error at all.
+check(lines[3], "| centre | 1 of 3 | 30.00 | withheld until all finish | - | - |")
+check("43.2" in report, False)
+check(lines[4], "| gaussian | 0 of 3 | - | withheld until all finish | - | - |")
+check(lines[5].startswith("| whole | 3 of 3 | 41.00 +- 1.00 | 31.00 +- 1.00 | [28.52, 33.48] | 31.00 ["), True)
+# Two complete rows: the probability of improvement between them (every stn seed beats every whole seed).
+check(lines[7], "| P(row beats column) | stn | whole |")
+check(lines[9].startswith("| stn | - | 1.00 ["), True)
+check(lines[10].startswith("| whole | 0.00 ["), True)
+print("rows: ok")
