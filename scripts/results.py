@@ -59,7 +59,8 @@
         what the repository's migration has left (docs/results.md), per experiment (results/NAME) with any:
         its committed run files that keep parameters the rule does not ask for (not the first seed
         of a configuration of two or more seeds, and named by no test, script, doc, README or
-        experiment) and those that store logged canvases their task renders again, with their MB;
+        experiment, where a source that only finished runs start from (--init-from) counts as not
+        named) and those that store logged canvases their task renders again, with their MB;
         --kept --files: those files, a line each, with the copy that converts it (curves-only or slim)
     scripts/results.py --report EXPERIMENT --seeds=S,S,...
         a benchmark's rows (glimpse.rows): per row of experiments/EXPERIMENT/runs.txt, the seeds of S
@@ -252,9 +253,40 @@ def beyond_rule(files, named):
     return out
 
 
+def finished_sources():
+    """The --init-from sources that only finished runs start from: per line of every
+    experiments/**/runs.txt that starts from a file, its source, unless a committed copy of that run
+    (results/NAME/runs/ID.h5 or ID-sS.h5) is missing or unfinished, or the source names a seed ({seed}:
+    a row's sources are kept until the row's seeds are planned elsewhere), or another line still
+    needs it. A finished run never reads its source again: `scripts/sweep` skips it."""
+    import glob
+
+    from glimpse import screens
+
+    done, needed = set(), set()
+    for plan in glob.glob(os.path.join(ROOT, "experiments", "**", "runs.txt"), recursive=True):
+        name = os.path.relpath(os.path.dirname(plan), os.path.join(ROOT, "experiments"))
+        for run_id, options in screens.planned_options(plan).items():
+            words = options.split()
+            if "--init-from" not in words or words.index("--init-from") + 1 >= len(words):
+                continue
+            source = words[words.index("--init-from") + 1]
+            runs_dir = os.path.join(ROOT, "results", name, "runs")
+            copies = [
+                p
+                for p in glob.glob(os.path.join(runs_dir, run_id + "*.h5"))
+                if re.fullmatch(re.escape(run_id) + r"(-s\d+)?\.h5", os.path.basename(p))
+            ]
+            df = load_runs(copies) if copies else None
+            finished = df is not None and all(df["epochs_done"] >= df["epochs"])
+            (done if finished and "{seed}" not in source else needed).add(source)
+    return done - needed
+
+
 def kept_table(files_only=False):
     """results.py --kept: beyond_rule over git's tracked run files, the names being every results/
-    path that git's tracked tests, scripts, docs, READMEs and experiments write."""
+    path that git's tracked tests, scripts, docs, READMEs and experiments write, less the sources that
+    only finished runs start from (finished_sources) where no file outside experiments/ names them."""
     import subprocess
 
     import h5py
@@ -263,13 +295,16 @@ def kept_table(files_only=False):
     if listed.returncode != 0:
         print("results.py: --kept reads git's tracked files; this tree has no git", file=sys.stderr)
         return 1
-    where = ["tests", "scripts", "docs", "README.md", "results/*.md", "experiments", "src/python"]
-    grep = subprocess.run(
-        ["git", "grep", "-h", "-o", "-E", r"results/[A-Za-z0-9_./{}*$-]+\.h5", "--"] + where,
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-    )
+
+    def grep(where):
+        pattern = r"results/[A-Za-z0-9_./{}*$-]+\.h5"
+        out = subprocess.run(
+            ["git", "grep", "-h", "-o", "-E", pattern, "--"] + where, cwd=ROOT, capture_output=True, text=True
+        )
+        return set(out.stdout.split())
+
+    outside = grep(["tests", "scripts", "docs", "README.md", "results/*.md", "src/python"])
+    named = outside | (grep(["experiments"]) - (finished_sources() - outside))
     files, canvases = [], {}
     for rel in listed.stdout.split():
         with h5py.File(os.path.join(ROOT, rel), "r") as f:
@@ -282,7 +317,7 @@ def kept_table(files_only=False):
         run_id = run_id.decode() if isinstance(run_id, bytes) else str(run_id)
         config = re.sub(r"-s\d+$", "", run_id or os.path.basename(rel)[: -len(".h5")])
         files.append((rel, config, seed, sum(size)))
-    beyond = beyond_rule(files, set(grep.stdout.split()))
+    beyond = beyond_rule(files, named)
     if files_only:  # what converts each: a curves-only copy, or a slim copy of a file that keeps its parameters
         strip = {path for path, _ in beyond} | {path for path, _, _, size in files if not size}
         for path in sorted({path for path, _ in beyond} | set(canvases)):
