@@ -323,20 +323,25 @@ def kept_table(files_only=False):
         for path in sorted({path for path, _ in beyond} | set(canvases)):
             print(path, "curves-only" if path in strip else "slim")
         return 0
-    counts = {}  # folder: [files beyond the rule, their parameters' bytes, files with canvases, their bytes]
+    # folder: [files beyond the rule, their parameters' bytes, files with canvases, their canvases' bytes,
+    # those files' whole bytes (what converting them rewrites)]
+    counts = {}
     for i, pairs in enumerate([beyond, canvases.items()]):
         for path, size in pairs:
-            c = counts.setdefault(path.split("/")[1], [0, 0, 0, 0])  # the experiment: results/NAME/...
+            c = counts.setdefault(path.split("/")[1], [0, 0, 0, 0, 0])  # the experiment: results/NAME/...
             c[2 * i] += 1
             c[2 * i + 1] += size
+            if i == 1:
+                c[4] += os.path.getsize(os.path.join(ROOT, path))
     print(
-        "| experiment | files keeping parameters beyond the rule | their parameters, MB | files storing logged canvases | their canvases, MB |"
+        "| experiment | files keeping parameters beyond the rule | their parameters, MB | files storing logged canvases "
+        "| their canvases, MB | those files whole, MB |"
     )
-    print("|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|")
     for folder, c in sorted(counts.items()):
-        print(f"| {folder} | {c[0]} | {c[1] / 1e6:.1f} | {c[2]} | {c[3] / 1e6:.1f} |")
-    t = [sum(c[i] for c in counts.values()) for i in range(4)]
-    print(f"| all | {t[0]} | {t[1] / 1e6:.1f} | {t[2]} | {t[3] / 1e6:.1f} |")
+        print(f"| {folder} | {c[0]} | {c[1] / 1e6:.1f} | {c[2]} | {c[3] / 1e6:.1f} | {c[4] / 1e6:.1f} |")
+    t = [sum(c[i] for c in counts.values()) for i in range(5)]
+    print(f"| all | {t[0]} | {t[1] / 1e6:.1f} | {t[2]} | {t[3] / 1e6:.1f} | {t[4] / 1e6:.1f} |")
     return 0
 
 
