@@ -20,7 +20,9 @@
     scripts/results.py --paired A.h5 B.h5 [--checkpoint=best|last] [--split=test|val] [--canvas-seed=S]
         two runs compared image by image on the same images: each evaluated by glimpse eval (never
         recorded) on the canvases of seed S (default: A's seed), their errors, the difference with its
-        paired bootstrap 95% interval, the images only one of them gets wrong and McNemar's exact p
+        paired bootstrap 95% interval, the images only one of them gets wrong and McNemar's exact p;
+        two runs of one seed that both stored their test answers at the selected evaluation
+        (/best_test) are compared on those, with no evaluation, curves-only copies included
     scripts/results.py --stats EXPERIMENT ...
         every configuration of the experiments, pooled over seeds: n, mean +- std, the interquartile
         mean, each with a bootstrap 95% interval over the seeds, and against the first configuration
@@ -97,6 +99,7 @@ try:
         group_seeds,
         load_run,
         load_runs,
+        best_test_answers,
         paired_table,
         pivot_table,
         rows_table,
@@ -118,7 +121,17 @@ def paired(argv):
     if len(runs_) != 2 or set(opts) - {"checkpoint", "split", "canvas-seed"}:
         print("results.py: --paired takes two run files and --checkpoint=, --split=, --canvas-seed=", file=sys.stderr)
         return 2
-    seed = opts.get("canvas-seed") or str(load_run(runs_[0])["config"]["seed"])
+    seeds = [str(load_run(r)["config"]["seed"]) for r in runs_]
+    seed = opts.get("canvas-seed") or seeds[0]
+    stored = [best_test_answers(r) for r in runs_]
+    if (
+        opts.get("checkpoint", "best") == "best"
+        and opts.get("split", "test") == "test"
+        and seeds == [seed, seed]
+        and all(p is not None for p in stored)
+    ):  # the trainer's own answers at each selected evaluation: no parameters, no evaluation needed
+        print(paired_table(runs_[0], stored[0], runs_[1], stored[1]))
+        return 0
     binary = os.environ.get("GLIMPSE_BIN") or os.path.join(ROOT, "build", "glimpse")
     preds = []
     with tempfile.TemporaryDirectory() as tmp:

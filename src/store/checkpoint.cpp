@@ -208,6 +208,20 @@ void SaveBestCheckpoint(RunFile& f, const Checkpoint& c, double val_error) {
   f.SetAttribute(kBestGroup, "complete", "1");
 }
 
+void SaveBestTestAnswers(RunFile& f, std::int64_t epoch, const std::vector<std::int32_t>& labels,
+                         const std::vector<std::int32_t>& answers) {
+  Check(labels.size() == answers.size(), "best test answers: ", labels.size(), " labels, ", answers.size(), " answers");
+  f.CreateGroup(kBestTestGroup);
+  f.SetAttribute(kBestTestGroup, "epoch", "none");  // until both arrays are written
+  f.WriteArray<std::int32_t>(std::string(kBestTestGroup) + "/labels", {labels.size()}, labels.data());
+  f.WriteArray<std::int32_t>(std::string(kBestTestGroup) + "/answers", {answers.size()}, answers.data());
+  f.SetAttribute(kBestTestGroup, "epoch", std::to_string(epoch));
+}
+
+void MarkBestTestAnswersStale(RunFile& f) {
+  if (f.Exists(kBestTestGroup)) f.SetAttribute(kBestTestGroup, "epoch", "none");
+}
+
 bool HasBestCheckpoint(const RunFile& f) {
   if (!f.Exists(kBestGroup)) return false;
   const auto a = f.Attributes(kBestGroup);

@@ -52,6 +52,16 @@ bool HasBestCheckpoint(const RunFile& file);
 // Error naming the file when it has none or its digest does not match; *val_error if not null.
 Checkpoint LoadBestCheckpoint(const RunFile& file, double* val_error = nullptr);
 
+// The test split's answers at the evaluation that chose "/best" (M = 1), so two runs on the same test
+// canvases compare image by image without their parameters (scripts/results.py --paired): group
+// "/best_test" with int32 "labels" and "answers", one per test image in split order, and attribute
+// "epoch", that evaluation's epoch. Written beside each new best that had a test pass; a new best
+// without one (--test-every) sets "epoch" to "none", so no answers ever stand for another evaluation.
+inline constexpr const char* kBestTestGroup = "/best_test";
+void SaveBestTestAnswers(RunFile& file, std::int64_t epoch, const std::vector<std::int32_t>& labels,
+                         const std::vector<std::int32_t>& answers);
+void MarkBestTestAnswersStale(RunFile& file);
+
 // The digest stored beside a checkpoint's parameters and optimizer buffers, as the slot's attribute
 // "digest:PART" (PART = params, optimizer/NAME): "crc32:" and the CRC-32 (zlib) of the raw
 // little-endian bytes, in 8 hex digits. Python: "crc32:%08x" % zlib.crc32(array.tobytes()).

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "src/core/machine.h"
+#include "src/store/checkpoint.h"
 #include "src/train/trainer.h"
 
 namespace glimpse {
@@ -142,6 +143,10 @@ void Trainer::EndEpoch() {
     if (file_ && val.error < best_val_error_) {  // chosen on validation error only
       best_val_error_ = val.error;
       SaveBestNow();
+      if (test_now)  // the selected evaluation's test answers: paired comparisons need no parameters
+        SaveBestTestAnswers(*file_, epoch_, test.labels, test.answers);
+      else
+        MarkBestTestAnswersStale(*file_);
     }
     averaged.reset();  // the training parameters are back
     std::ostringstream line;

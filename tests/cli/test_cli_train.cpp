@@ -328,6 +328,49 @@ TEST_CASE("eval --predictions writes each image's label and answer, agreeing wit
   CHECK(static_cast<double>(wrong) / rows == Approx(error).epsilon(1e-5));
 }
 
+TEST_CASE("train stores the selected evaluation's test answers, as eval of the best checkpoint gives them",
+          "[cli][train][eval]") {
+  const std::string run = TempDir() + "/glimpse_cli_best_test.h5", csv = TempDir() + "/glimpse_cli_best_test.csv";
+  std::remove(run.c_str());
+  REQUIRE(RunGlimpse("train --out " + run + " --epochs 3" + Small()).code == 0);
+  std::vector<std::int32_t> labels, answers;
+  std::int64_t best_epoch = 0;
+  double best_test_error = 0;
+  {
+    const RunFile f(run, RunFile::Mode::kReadOnly);
+    REQUIRE(f.Exists(kBestTestGroup));
+    labels = f.ReadArray<std::int32_t>(std::string(kBestTestGroup) + "/labels");
+    answers = f.ReadArray<std::int32_t>(std::string(kBestTestGroup) + "/answers");
+    const auto val = f.ReadSeries("/eval", "val_error"), test = f.ReadSeries("/eval", "test_error");
+    const auto at = std::min_element(val.begin(), val.end()) - val.begin();  // the first lowest: the selected one
+    best_epoch = static_cast<std::int64_t>(f.ReadSeries("/eval", "epoch")[at]);
+    best_test_error = test[at];
+    CHECK(f.Attributes(kBestTestGroup).at("epoch") == std::to_string(best_epoch));
+  }
+  REQUIRE(labels.size() == 24);  // the fake data set's test split
+  REQUIRE(answers.size() == 24);
+  int wrong = 0;
+  for (std::size_t i = 0; i < labels.size(); ++i) wrong += labels[i] != answers[i];
+  CHECK(wrong / 24.0 == Approx(best_test_error).margin(1e-9));
+  // glimpse eval of the best checkpoint answers every image as the trainer did at that evaluation.
+  REQUIRE(RunGlimpse("eval --run " + run + " --no-record --checkpoint best --predictions " + csv).code == 0);
+  std::ifstream in(csv);
+  std::string line;
+  std::getline(in, line);
+  for (std::size_t i = 0; std::getline(in, line); ++i) {
+    int index, label, answer;
+    char c1, c2;
+    std::istringstream(line) >> index >> c1 >> label >> c2 >> answer;
+    REQUIRE(i < labels.size());
+    CHECK(label == labels[i]);
+    CHECK(answer == answers[i]);
+  }
+  // A run that never reads the test split stores no answers.
+  std::remove(run.c_str());
+  REQUIRE(RunGlimpse("train --out " + run + " --epochs 2 --test-every 0" + Small()).code == 0);
+  CHECK(!RunFile(run, RunFile::Mode::kReadOnly).Exists(kBestTestGroup));
+}
+
 TEST_CASE("summarize takes an experiment name or a quoted glob: its runs, or a clear error", "[cli][summarize]") {
   // From the checkout's root: results/ram_table/runs/ holds its 15 committed copies.
   auto r = RunGlimpse("summarize ram_table");

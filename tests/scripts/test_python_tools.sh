@@ -14,6 +14,31 @@ for b in learned loo; do
     --glimpse-hidden 8 --batch 8 --epochs 2 --train-images 64 --val-images 16 --trajectories 3 --threads 1 --diag-every 4 \
     --baseline $b --samples 2 >/dev/null
 done
+# The test answers the trainer stores at the selected evaluation (/best_test) are what glimpse eval of
+# the best checkpoint gives, image by image, and --paired compares two runs of one seed on them, a
+# curves-only copy included, as it compares them through glimpse eval.
+"$glimpse" eval --run "$tmp/results/tiny/learned.h5" --no-record --predictions "$tmp/learned.csv" >/dev/null
+"$glimpse" eval --run "$tmp/results/tiny/loo.h5" --no-record --predictions "$tmp/loo.csv" >/dev/null
+"$glimpse" slim --run "$tmp/results/tiny/loo.h5" --out "$tmp/loo_curves.h5" --curves-only >/dev/null
+"$py" - "$root" "$tmp" <<'PY'
+import subprocess
+import sys
+
+import pandas as pd
+from glimpse import runs
+
+root, tmp = sys.argv[1:]
+stored = runs.best_test_answers(tmp + "/results/tiny/learned.h5")
+evaluated = pd.read_csv(tmp + "/learned.csv")
+assert stored is not None and len(stored) == len(evaluated) > 0, stored
+assert (stored.to_numpy() == evaluated.to_numpy()).all(), "stored answers differ from glimpse eval's"
+paired = [root + "/scripts/results.py", "--paired", tmp + "/results/tiny/learned.h5"]
+from_store = subprocess.run(paired + [tmp + "/loo_curves.h5"], capture_output=True, text=True, check=True).stdout
+row = from_store.strip().split("\n")[-1]
+want = runs.paired_table("a", evaluated, "b", pd.read_csv(tmp + "/loo.csv")).split("\n")[-1].split(" | ")[2:]
+assert row.split(" | ")[2:] == want, (row, want)
+print("stored test answers: ok")
+PY
 mkdir -p "$tmp/results/seeds"
 for seed in 1 2; do  # one configuration, two seeds: pooled by results.group_seeds and plot.py curves
   "$glimpse" train --out "$tmp/results/seeds/s$seed.h5" --data-dir "$tmp/data" --glimpses 2 --patch 6 --hidden 16 \

@@ -530,6 +530,25 @@ def last_evaluations(run_row, last):
     return float(tail["val_error"].mean()), float(tail["test_error"].mean())
 
 
+def best_test_answers(path):
+    """The test split's labels and answers that the trainer stored at the run's selected evaluation
+    (group /best_test: the evaluation with the lowest validation error, M = 1), as a DataFrame (index,
+    label, answer) like glimpse eval --predictions; None when the file has none (a run from before
+    they were stored, or whose selected evaluation had no test pass) or when they are of another
+    evaluation than the one its /eval series selects."""
+    check_file(path)
+    with h5py.File(path, "r", locking=False) as f:
+        if "best_test" not in f or "eval" not in f or "val_error" not in f["eval"]:
+            return None
+        g = f["best_test"]
+        epoch = _value(g.attrs.get("epoch", b"none"))
+        val, epochs = _read(f["eval/val_error"]), _read(f["eval/epoch"])
+        if isinstance(epoch, str) or not len(val) or np.isnan(val).all() or int(epochs[np.nanargmin(val)]) != epoch:
+            return None
+        labels, answers = _read(g["labels"]), _read(g["answers"])
+    return pd.DataFrame({"index": np.arange(len(labels)), "label": labels, "answer": answers})
+
+
 def paired_table(name_a, pred_a, name_b, pred_b):
     """A markdown table comparing two runs image by image: pred_* are DataFrames (index, label, answer)
     of the same images (glimpse eval --predictions). Errors, their difference with its paired
