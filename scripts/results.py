@@ -68,7 +68,8 @@
         a benchmark's rows (glimpse.rows): per row of experiments/EXPERIMENT/runs.txt, the seeds of S
         finished; for a row whose every seed finished, its validation error, its validation-selected
         test error (mean +- std, 95% interval) and interquartile mean with a bootstrap interval, and the
-        probability of improvement between complete rows; a row still training shows no test error
+        probability of improvement between complete rows, and their models image by image over the
+        seeds both stored test answers for (/best_test); a row still training shows no test error
     scripts/results.py --compare EXPERIMENT_A EXPERIMENT_B
         two experiments of one configuration each (runs that differ only in seed, at least 2 a side):
         their validation error and validation-selected test error, mean +- std, and Welch's t-test

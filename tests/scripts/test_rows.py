@@ -14,6 +14,7 @@ def frame(runs):
             {
                 "run": f"{k}-s{s}",
                 "run-id": f"{k}-s{s}",
+                "path": f"{k}-s{s}.h5",
                 "seed": s,
                 "best_val_error": v,
                 "test_error_at_best": t,
@@ -47,7 +48,21 @@ df = frame(
 )
 kinds = ["stn", "centre", "gaussian", "whole"]
 check(rows.complete_rows(df, kinds, seeds), [("stn", [0.10, 0.12, 0.11]), ("whole", [0.30, 0.32, 0.31])])
-report = rows.rows_report(df, kinds, seeds)
+
+
+def answers(labels, given):
+    return pd.DataFrame({"index": range(len(labels)), "label": labels, "answer": given})
+
+
+# Stored test answers (/best_test) of seeds 11 and 12 of both complete rows, and of stn's seed 13 alone.
+stored = {
+    "stn-s11.h5": answers([0, 1, 2, 3], [0, 1, 2, 0]),
+    "whole-s11.h5": answers([0, 1, 2, 3], [0, 0, 0, 3]),
+    "stn-s12.h5": answers([5, 5], [5, 5]),
+    "whole-s12.h5": answers([5, 5], [5, 4]),
+    "stn-s13.h5": answers([7], [7]),
+}
+report = rows.rows_report(df, kinds, seeds, answers_of=stored.get)
 lines = report.splitlines()
 # A complete row: mean 11.00, std 1.00, t(0.975, 2) = 4.3027 x 1.00 / sqrt(3) = 2.48 either side; the IQM
 # of three values trims none (scipy.stats.trim_mean(x, 0.25) = 11.00).
@@ -61,4 +76,23 @@ check(lines[5].startswith("| whole | 3 of 3 | 41.00 +- 1.00 | 31.00 +- 1.00 | [2
 check(lines[7], "| P(row beats column) | stn | whole |")
 check(lines[9].startswith("| stn | - | 1.00 ["), True)
 check(lines[10].startswith("| whole | 0.00 ["), True)
+# Paired image by image over the seeds both stored answers for (11, 12: 6 images): stn gets 1 wrong
+# (16.67%), whole 3 (50.00%); 1 image only stn gets wrong, 3 only whole: McNemar's exact p = 2 (1 + 4) /
+# 2^4 = 0.625.
+check(
+    lines[12],
+    "| A | B | seeds paired | images | error A % | error B % | A - B % | 95% interval (paired bootstrap) | "
+    "only A wrong | only B wrong | McNemar p |",
+)
+check(lines[14].startswith("| stn | whole | 2 | 6 | 16.67 | 50.00 | -33.33 | ["), True)
+check(lines[14].endswith("| 1 | 3 | 0.625 |"), True)
+# Without stored answers there is no paired table.
+check(len(rows.rows_report(df, kinds, seeds, answers_of=lambda path: None).splitlines()), 11)
+# Two rows whose stored answers are of different images are refused.
+stored["whole-s12.h5"] = answers([5, 6], [5, 4])
+try:
+    rows.rows_report(df, kinds, seeds, answers_of=stored.get)
+    sys.exit("FAIL: answers of different images were compared")
+except ValueError:
+    pass
 print("rows: ok")

@@ -10,7 +10,7 @@ import math
 import numpy as np
 
 from glimpse import stats
-from glimpse.runs import _rules
+from glimpse.runs import _rules, best_test_answers
 from glimpse.screens import screen_name
 
 
@@ -39,9 +39,10 @@ def complete_rows(df, kinds, seeds):
     ]
 
 
-def rows_report(df, kinds, seeds):
+def rows_report(df, kinds, seeds, answers_of=best_test_answers):
     """Markdown: a table with one line per planned row, then, where two or more rows are complete, the
-    probability that a seed of one row beats a seed of another (stats.improvement_table). A complete
+    probability that a seed of one row beats a seed of another (stats.improvement_table) and their
+    models compared image by image where they stored their test answers (paired_rows). A complete
     row gives n, its best validation error and selected test error (mean +- std, %), the 95% interval
     of the mean (Student's t, as glimpse summarize), the interquartile mean with its bootstrap 95%
     interval; a row still training gives the seeds finished and the mean validation error of those,
@@ -79,4 +80,49 @@ def rows_report(df, kinds, seeds):
     named = [(k, complete[k]) for k in kinds if k in complete]
     if len(named) >= 2:
         lines += ["", stats.improvement_table(named)]
+        paired = paired_rows(df, [k for k, _ in named], seeds, answers_of)
+        if paired:
+            lines += ["", paired]
     return "\n".join(lines)
+
+
+def paired_rows(df, kinds, seeds, answers_of=best_test_answers):
+    """Markdown, or "" when no pair of rows has a seed whose two runs both stored their test answers
+    (/best_test): for each pair of the given (complete) rows, every seed both stored answers for
+    compared image by image on that seed's test canvases, the images of all such seeds together: the
+    seeds paired, both errors, the difference with its paired bootstrap 95% interval, the images only
+    one row's model gets wrong and McNemar's exact p. It speaks of these trained models. answers_of:
+    a run file's path -> its stored answers (runs.best_test_answers) or None."""
+    answers = {}
+    for _, r in df.iterrows():
+        kind, seed = screen_name(r), r.get("seed")
+        if kind in kinds and seed == seed and int(seed) in seeds:
+            got = answers_of(r["path"])
+            if got is not None:
+                answers[(kind, int(seed))] = got
+    lines = []
+    for i, a in enumerate(kinds):
+        for b in kinds[i + 1 :]:
+            both = [s for s in seeds if (a, s) in answers and (b, s) in answers]
+            if not both:
+                continue
+            for s in both:
+                if not np.array_equal(answers[(a, s)]["label"].to_numpy(), answers[(b, s)]["label"].to_numpy()):
+                    raise ValueError(f"{a}-s{s} and {b}-s{s} stored answers for different test images")
+            wa = np.concatenate([(answers[(a, s)]["answer"] != answers[(a, s)]["label"]).to_numpy() for s in both])
+            wb = np.concatenate([(answers[(b, s)]["answer"] != answers[(b, s)]["label"]).to_numpy() for s in both])
+            lo, hi = stats.paired_bootstrap(wa, wb)
+            only_a, only_b = int((wa & ~wb).sum()), int((wb & ~wa).sum())
+            lines.append(
+                f"| {a} | {b} | {len(both)} | {len(wa)} | {100 * wa.mean():.2f} | {100 * wb.mean():.2f} | "
+                f"{100 * (wa.mean() - wb.mean()):+.2f} | [{100 * lo:+.2f}, {100 * hi:+.2f}] | {only_a} | {only_b} | "
+                f"{stats.mcnemar(only_a, only_b):.3g} |"
+            )
+    if not lines:
+        return ""
+    head = [
+        "| A | B | seeds paired | images | error A % | error B % | A - B % | 95% interval (paired bootstrap) | "
+        "only A wrong | only B wrong | McNemar p |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    return "\n".join(head + lines)
