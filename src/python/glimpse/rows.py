@@ -30,7 +30,7 @@ def seeds_by_row(df, kinds, seeds):
 
 def complete_rows(df, kinds, seeds):
     """[(kind, [selected test error of each seed])] of the rows whose every planned seed finished, in
-    the plan's order; the only place a row's test errors are read."""
+    the plan's order: the only test errors this module passes on."""
     by_row = seeds_by_row(df, kinds, seeds)
     return [
         (k, [by_row[k][s][1] for s in seeds])
