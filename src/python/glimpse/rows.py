@@ -8,15 +8,16 @@ error per seed is the test error at that run's lowest validation error (M = 1).
 import math
 
 import numpy as np
+import pandas as pd
 
 from glimpse import stats
-from glimpse.runs import _rules, best_test_answers
+from glimpse.runs import PAIRED_HEAD, _rules, best_test_answers, paired_cells
 from glimpse.screens import screen_name
 
 
 def seeds_by_row(df, kinds, seeds):
-    """{kind: {seed: (best validation error, selected test error, finished)}} of a load_runs frame, for
-    the planned kinds and seeds only (fractions); a run of another kind or seed is left out."""
+    """{kind: {seed: (best validation error, selected test error, finished, path)}} of a load_runs
+    frame, for the planned kinds and seeds only (fractions); a run of another kind or seed is left out."""
     out = {k: {} for k in kinds}
     for _, r in df.iterrows():
         kind, seed = screen_name(r), r.get("seed")
@@ -24,7 +25,7 @@ def seeds_by_row(df, kinds, seeds):
             continue
         done, epochs = r.get("epochs_done"), r.get("epochs")
         finished = done == done and epochs == epochs and int(done) >= int(epochs)
-        out[kind][int(seed)] = (float(r["best_val_error"]), float(r["test_error_at_best"]), finished)
+        out[kind][int(seed)] = (float(r["best_val_error"]), float(r["test_error_at_best"]), finished, r.get("path"))
     return out
 
 
@@ -80,49 +81,41 @@ def rows_report(df, kinds, seeds, answers_of=best_test_answers):
     named = [(k, complete[k]) for k in kinds if k in complete]
     if len(named) >= 2:
         lines += ["", stats.improvement_table(named)]
-        paired = paired_rows(df, [k for k, _ in named], seeds, answers_of)
+        paired = paired_rows(by_row, [k for k, _ in named], seeds, answers_of)
         if paired:
             lines += ["", paired]
     return "\n".join(lines)
 
 
-def paired_rows(df, kinds, seeds, answers_of=best_test_answers):
+def paired_rows(by_row, kinds, seeds, answers_of=best_test_answers):
     """Markdown, or "" when no pair of rows has a seed whose two runs both stored their test answers
-    (/best_test): for each pair of the given (complete) rows, every seed both stored answers for
-    compared image by image on that seed's test canvases, the images of all such seeds together: the
-    seeds paired, both errors, the difference with its paired bootstrap 95% interval, the images only
-    one row's model gets wrong and McNemar's exact p. It speaks of these trained models. answers_of:
-    a run file's path -> its stored answers (runs.best_test_answers) or None."""
+    (/best_test): for each pair of the given (complete) rows of seeds_by_row, every seed both stored
+    answers for compared image by image on that seed's test canvases, the images of all such seeds
+    together (runs.paired_cells): the seeds paired, both errors, the difference with its paired
+    bootstrap 95% interval, the images only one row's model gets wrong and McNemar's exact p. It
+    speaks of these trained models. answers_of: a run file's path -> its stored answers
+    (runs.best_test_answers) or None."""
     answers = {}
-    for _, r in df.iterrows():
-        kind, seed = screen_name(r), r.get("seed")
-        if kind in kinds and seed == seed and int(seed) in seeds:
-            got = answers_of(r["path"])
+    for k in kinds:
+        for s in seeds:
+            path = by_row[k][s][3] if s in by_row[k] else None
+            got = answers_of(path) if path is not None else None
             if got is not None:
-                answers[(kind, int(seed))] = got
+                answers[(k, s)] = got
     lines = []
     for i, a in enumerate(kinds):
         for b in kinds[i + 1 :]:
             both = [s for s in seeds if (a, s) in answers and (b, s) in answers]
             if not both:
                 continue
-            for s in both:
-                if not np.array_equal(answers[(a, s)]["label"].to_numpy(), answers[(b, s)]["label"].to_numpy()):
-                    raise ValueError(f"{a}-s{s} and {b}-s{s} stored answers for different test images")
-            wa = np.concatenate([(answers[(a, s)]["answer"] != answers[(a, s)]["label"]).to_numpy() for s in both])
-            wb = np.concatenate([(answers[(b, s)]["answer"] != answers[(b, s)]["label"]).to_numpy() for s in both])
-            lo, hi = stats.paired_bootstrap(wa, wb)
-            only_a, only_b = int((wa & ~wb).sum()), int((wb & ~wa).sum())
-            lines.append(
-                f"| {a} | {b} | {len(both)} | {len(wa)} | {100 * wa.mean():.2f} | {100 * wb.mean():.2f} | "
-                f"{100 * (wa.mean() - wb.mean()):+.2f} | [{100 * lo:+.2f}, {100 * hi:+.2f}] | {only_a} | {only_b} | "
-                f"{stats.mcnemar(only_a, only_b):.3g} |"
-            )
+            try:  # equal lengths per seed, so the joined labels match only where every seed's do
+                if any(len(answers[(a, s)]) != len(answers[(b, s)]) for s in both):
+                    raise ValueError("a seed's two evaluations hold different numbers of images")
+                cells = paired_cells(*(pd.concat([answers[(k, s)] for s in both]) for k in (a, b)))
+            except ValueError as e:
+                raise ValueError(f"rows {a} and {b}, seeds {both}: {e}") from None
+            lines.append(f"| {a} | {b} | {len(both)} | {cells}")
     if not lines:
         return ""
-    head = [
-        "| A | B | seeds paired | images | error A % | error B % | A - B % | 95% interval (paired bootstrap) | "
-        "only A wrong | only B wrong | McNemar p |",
-        "|---|---|---|---|---|---|---|---|---|---|---|",
-    ]
+    head = ["| A | B | seeds paired | " + PAIRED_HEAD, "|---|---|---|---|---|---|---|---|---|---|---|"]
     return "\n".join(head + lines)

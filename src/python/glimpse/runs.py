@@ -543,30 +543,43 @@ def best_test_answers(path):
         g = f["best_test"]
         epoch = _value(g.attrs.get("epoch", b"none"))
         val, epochs = _read(f["eval/val_error"]), _read(f["eval/epoch"])
-        if isinstance(epoch, str) or not len(val) or np.isnan(val).all() or int(epochs[np.nanargmin(val)]) != epoch:
+        best = _rules().selected_evaluation(val.tolist()) if len(val) else -1  # the selection summary() reads
+        if isinstance(epoch, str) or best < 0 or int(epochs[best]) != epoch:
             return None
         labels, answers = _read(g["labels"]), _read(g["answers"])
     return pd.DataFrame({"index": np.arange(len(labels)), "label": labels, "answer": answers})
 
 
-def paired_table(name_a, pred_a, name_b, pred_b):
-    """A markdown table comparing two runs image by image: pred_* are DataFrames (index, label, answer)
-    of the same images (glimpse eval --predictions). Errors, their difference with its paired
-    bootstrap 95% interval, the discordant counts and McNemar's exact p."""
+def paired_cells(pred_a, pred_b):
+    """The cells paired_table gives after the two names, as one markdown string: pred_* are DataFrames
+    (index, label, answer) of the same images, in the same order. Error (ValueError) when their labels
+    differ: they are not of the same images."""
     if len(pred_a) != len(pred_b) or not np.array_equal(pred_a["label"].to_numpy(), pred_b["label"].to_numpy()):
         raise ValueError("the two evaluations are not of the same images (same task, split and canvases)")
     wa = (pred_a["answer"] != pred_a["label"]).to_numpy()
     wb = (pred_b["answer"] != pred_b["label"]).to_numpy()
     lo, hi = stats.paired_bootstrap(wa, wb)
     only_a, only_b = int((wa & ~wb).sum()), int((wb & ~wa).sum())
+    return (
+        f"{len(wa)} | {100 * wa.mean():.2f} | {100 * wb.mean():.2f} | "
+        f"{100 * (wa.mean() - wb.mean()):+.2f} | [{100 * lo:+.2f}, {100 * hi:+.2f}] | {only_a} | {only_b} | "
+        f"{stats.mcnemar(only_a, only_b):.3g} |"
+    )
+
+
+PAIRED_HEAD = (
+    "images | error A % | error B % | A - B % | 95% interval (paired bootstrap) | only A wrong | only B wrong | "
+    "McNemar p |"
+)
+
+
+def paired_table(name_a, pred_a, name_b, pred_b):
+    """A markdown table comparing two runs image by image: pred_* are DataFrames (index, label, answer)
+    of the same images (glimpse eval --predictions). Errors, their difference with its paired
+    bootstrap 95% interval, the discordant counts and McNemar's exact p (paired_cells)."""
+    cells = paired_cells(pred_a, pred_b)
     return "\n".join(
-        [
-            "| A | B | images | error A % | error B % | A - B % | 95% interval (paired bootstrap) | only A wrong | only B wrong | McNemar p |",
-            "|---|---|---|---|---|---|---|---|---|---|",
-            f"| {name_a} | {name_b} | {len(wa)} | {100 * wa.mean():.2f} | {100 * wb.mean():.2f} | "
-            f"{100 * (wa.mean() - wb.mean()):+.2f} | [{100 * lo:+.2f}, {100 * hi:+.2f}] | {only_a} | {only_b} | "
-            f"{stats.mcnemar(only_a, only_b):.3g} |",
-        ]
+        ["| A | B | " + PAIRED_HEAD, "|---|---|---|---|---|---|---|---|---|---|", f"| {name_a} | {name_b} | {cells}"]
     )
 
 
