@@ -222,6 +222,8 @@ from glimpse import stats
 assert abs(stats.mcnemar(747, 764) - 0.680637865246012) < 1e-9
 assert abs(stats.mcnemar(3, 17) - 2 * 1351 / 2**20) < 1e-12
 assert stats.mcnemar(0, 0) == 1.0 and abs(stats.mcnemar(0, 5) - 0.0625) < 1e-15
+assert stats.mcnemar(6766, 1532) < 1e-300 and stats.format_p(stats.mcnemar(6766, 1532)) == "< 1e-300"
+assert stats.format_p(stats.mcnemar(3, 17)) == "0.00258" and stats.format_p(1.0) == "1"
 assert stats.paired_bootstrap([0, 1, 1, 0], [0, 1, 1, 0]) == (0.0, 0.0)
 import subprocess
 out = subprocess.run([sys.executable, sys.argv[1] + "/scripts/results.py", "--paired",

@@ -563,7 +563,7 @@ def paired_cells(pred_a, pred_b):
     return (
         f"{len(wa)} | {100 * wa.mean():.2f} | {100 * wb.mean():.2f} | "
         f"{100 * (wa.mean() - wb.mean()):+.2f} | [{100 * lo:+.2f}, {100 * hi:+.2f}] | {only_a} | {only_b} | "
-        f"{stats.mcnemar(only_a, only_b):.3g} |"
+        f"{stats.format_p(stats.mcnemar(only_a, only_b))} |"
     )
 
 

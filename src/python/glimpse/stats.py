@@ -39,6 +39,7 @@ __all__ = [
     "improvement_table",
     "welch",
     "mcnemar",
+    "format_p",
     "paired_bootstrap",
 ]
 
@@ -213,6 +214,13 @@ def mcnemar(only_a_wrong, only_b_wrong):
     equally likely: the exact binomial test of b of b + c at 1/2 (1 without discordant images)."""
     b, c = int(only_a_wrong), int(only_b_wrong)
     return 1.0 if b + c == 0 else float(_scipy.binomtest(b, b + c, 0.5).pvalue)
+
+
+def format_p(p):
+    """A p value as a table prints it: 3 significant digits, or the bound "< 1e-300" when it lies
+    below what a double holds at full precision (an exact test of thousands of discordant images
+    underflows to 0, which is not a probability anyone computed)."""
+    return "< 1e-300" if p < 1e-300 else f"{p:.3g}"
 
 
 def paired_bootstrap(wrong_a, wrong_b, draws=10000, seed=0):
