@@ -8,7 +8,9 @@
 // and the copy is written in the checksummed format (run_file.h) with the parameters' digest, so
 // slim also migrates a run file written by an older glimpse. --curves-only keeps no parameters at all
 // (a screen's copy, which is summarized and plotted but never evaluated again); its epochs done are
-// stored as the root attribute epochs_done.
+// stored as the root attribute epochs_done. --best-only keeps the curves and the validation-selected
+// parameters (/best) but not the last checkpoint's: a row's reported model, which eval --checkpoint
+// best evaluates and --init-from starts from, in about half a slim copy (epochs_done as above).
 // A file written before the trainer stopped storing logged canvases holds them in
 // /trajectories/image (K, H, W); the copy leaves them out when the run's task renders exactly those
 // K canvases again as its first K test samples (what glimpse.runs.trajectory_images then does), and
@@ -71,11 +73,19 @@ int RunSlim(int argc, char** argv) {
       "out", po::value<std::string>()->required(), "the small copy to write")("force", "overwrite an existing --out")(
       "curves-only",
       "keep the series, evaluations and trajectories but no parameters (a screen's copy: it "
-      "summarizes and plots, eval refuses it); about a seventh of a slim copy of an mnist28 run");
+      "summarizes and plots, eval refuses it); about a seventh of a slim copy of an mnist28 run")(
+      "best-only",
+      "keep the series, evaluations, trajectories and the validation-selected parameters, not the last "
+      "checkpoint's (a row's reported model: eval --checkpoint best and --init-from read it); about half "
+      "a slim copy");
   po::variables_map vm;
-  if (!ParseOrHelp(argc, argv, desc, vm, "glimpse slim --run RUN.h5 --out SMALL.h5 [--force] [--curves-only]"))
+  if (!ParseOrHelp(argc, argv, desc, vm,
+                   "glimpse slim --run RUN.h5 --out SMALL.h5 [--force] [--curves-only | --best-only]"))
     return 0;
-  const bool curves_only = vm.count("curves-only") > 0;
+  const bool curves_only = vm.count("curves-only") > 0, best_only = vm.count("best-only") > 0;
+  Check(!(curves_only && best_only),
+        "--curves-only keeps no parameters and --best-only keeps the selected ones: "
+        "pass one of them");
   const std::string in = vm["run"].as<std::string>(), out = vm["out"].as<std::string>();
   std::error_code ec;  // one file under two spellings (a link, "./a.h5", a hard link) is the same file
   Check(RealPath(in) != RealPath(out) && !std::filesystem::equivalent(in, out, ec), "--out '", out,
@@ -88,9 +98,16 @@ int RunSlim(int argc, char** argv) {
     const RunFile file(in, RunFile::Mode::kReadOnly);
     slot = CheckpointGroup(file);
     // A curves-only copy has no checkpoint; --curves-only copies it again (leaving out its canvases).
+    // A best-only copy has /best and no checkpoint; either copy again as its own kind or as curves.
     const bool curves_copy = slot.empty() && file.Attributes("/").count("epochs_done") > 0;
-    Check(!slot.empty() || (curves_copy && curves_only), "'", in, "' holds no complete checkpoint: nothing to keep",
-          curves_copy ? " (a curves-only copy: --curves-only copies it again)" : "");
+    const bool best_copy = curves_copy && HasBestCheckpoint(file);
+    Check(!slot.empty() || (curves_copy && curves_only) || (best_copy && best_only), "'", in,
+          "' holds no complete checkpoint: nothing to keep",
+          best_copy     ? " (a best-only copy: --best-only or --curves-only copies it again)"
+          : curves_copy ? " (a curves-only copy: --curves-only copies it again)"
+                        : "");
+    Check(!best_only || HasBestCheckpoint(file), "--best-only: '", in,
+          "' holds no validation-selected parameters (/best: it was never evaluated on validation)");
     if (!slot.empty()) LoadCheckpoint(file);  // reads every part of the checkpoint, checking the stored digests
     std::vector<std::string> skip = {slot + "/optimizer"};
     for (const auto& g : CheckpointGroups())
@@ -104,8 +121,8 @@ int RunSlim(int argc, char** argv) {
       if (same_params) skip.push_back(std::string(kBestGroup) + "/params");
     }
     const std::int64_t epochs = EpochsDone(file);
-    if (curves_only) {
-      skip = {std::string(kBestGroup)};
+    if (curves_only || best_only) {
+      skip = curves_only ? std::vector<std::string>{kBestGroup} : std::vector<std::string>{};
       for (const auto& g : CheckpointGroups()) skip.push_back(g);
     }
     if (file.Exists(kCanvases)) {
@@ -116,13 +133,17 @@ int RunSlim(int argc, char** argv) {
     }
     // One copy, edited before it becomes --out: a kill or a failure at any moment leaves --out as it was.
     file.CopyTo(out, skip, vm.count("force") > 0, [&](RunFile& copy) {
-      if (curves_only) {  // the epochs done are the checkpoint's, which is left out
+      if (curves_only || best_only) {  // the epochs done are the checkpoint's, which is left out
         copy.SetAttribute("/", "epochs_done", std::to_string(epochs));
-        if (curves_copy) return;  // its own note, which names the run file it was first made from
+        if (curves_copy && (best_copy ? best_only : curves_only)) return;  // its note names the first run
         copy.SetAttribute("/", "slim",
-                          "a curves-only copy made by glimpse slim --curves-only from '" + in +
-                              "': no parameters, so it summarizes and plots but cannot be evaluated "
-                              "or resumed");
+                          curves_only ? "a curves-only copy made by glimpse slim --curves-only from '" + in +
+                                            "': no parameters, so it summarizes and plots but cannot be "
+                                            "evaluated or resumed"
+                                      : "a best-only copy made by glimpse slim --best-only from '" + in +
+                                            "': the validation-selected parameters only, so it evaluates "
+                                            "(--checkpoint best), plots and starts --init-from, but "
+                                            "cannot be resumed");
         return;
       }
       // The optimizer state is left out, and so are its digests; a run from before digests gets one.
@@ -141,7 +162,10 @@ int RunSlim(int argc, char** argv) {
   }
   const auto size = [](const std::string& p) { return static_cast<double>(std::filesystem::file_size(p)) / 1e6; };
   std::cout << "wrote " << out << " (" << size(out) << " MB; " << in << ": " << size(in) << " MB), "
-            << (curves_only ? "curves only" : "checkpoint " + slot) << canvases << "\n";
+            << (curves_only ? "curves only"
+                : best_only ? "validation-selected parameters only"
+                            : "checkpoint " + slot)
+            << canvases << "\n";
   return 0;
 }
 

@@ -174,9 +174,11 @@ std::string CheckpointGroup(const RunFile& f) { return BestSlot(f); }
 Checkpoint LoadCheckpoint(const RunFile& f) {
   const std::string slot = BestSlot(f);
   Check(!slot.empty(), "'", f.path(), "' holds no complete checkpoint",
-        f.Attributes("/").count("epochs_done")
-            ? " (it keeps curves only: a copy made by glimpse slim --curves-only, or a run trained outside glimpse)"
-            : "");
+        !f.Attributes("/").count("epochs_done") ? ""
+        : HasBestCheckpoint(f)
+            ? " (it keeps the validation-selected parameters only, a copy made by glimpse slim --best-only: "
+              "--checkpoint best evaluates them)"
+            : " (it keeps curves only: a copy made by glimpse slim --curves-only, or a run trained outside glimpse)");
   Checkpoint c;
   ReadParams(f, slot, c);
   const auto a = f.Attributes(slot);

@@ -90,6 +90,7 @@ grep -q 'centre on the digit %' <<< "$out" && ! grep -q 'span px' <<< "$out" \
 out=$("$py" "$root/scripts/results.py" "$tmp/results/tiny/learned.h5" "$tmp/results/tiny/loo.h5")
 echo "$out"
 echo "$out" | grep -q "loo" || { echo "FAIL: results.py table lacks the loo run"; exit 1; }
+"$glimpse" slim --run "$tmp/results/tiny/learned.h5" --out "$tmp/results/best_only.h5" --best-only >/dev/null
 "$py" - "$root/scripts" "$tmp/results/tiny" <<'PY'
 import glob, os, sys
 from glimpse import runs as results
@@ -109,6 +110,15 @@ assert "test_peak" in strip["eval"]
 import shutil, h5py, numpy as np
 params = results.load_params(sys.argv[2] + "/learned.h5")
 assert params["location.fc.W"].shape == (2, 16), params["location.fc.W"].shape
+# A best-only copy (glimpse slim --best-only) holds the validation-selected parameters and no others.
+best, copy = results.load_params(sys.argv[2] + "/learned.h5", "best"), sys.argv[2] + "/../best_only.h5"
+assert all(np.array_equal(v, results.load_params(copy, "best")[k]) for k, v in best.items()) and best
+try:
+    results.load_params(copy)
+    raise AssertionError("a best-only copy gave a last checkpoint")
+except ValueError as e:
+    assert "validation-selected parameters only" in str(e) and "'best'" in str(e), e
+assert results.load_run(copy)["epochs_done"] == 2
 bad = sys.argv[2] + "/../damaged.h5"
 shutil.copy(sys.argv[2] + "/learned.h5", bad)
 data = bytearray(open(bad, "rb").read()); data[len(data) // 2] ^= 0x40; open(bad, "wb").write(bytes(data))

@@ -218,14 +218,24 @@ def _write_run_file(tmp, config, train, evals, trained_by, epochs_done, version)
                 )
 
 
-def load_params(path):
-    """The parameters of the run's checkpoint (float32), checked against the digest stored with
-    them; a dict name -> array shaped as in the model."""
+def load_params(path, checkpoint="last"):
+    """The parameters of the run's last checkpoint, or with checkpoint="best" of its validation-selected
+    one (/best: what `glimpse eval --checkpoint best` evaluates), as float32 checked against the
+    digest stored with them; a dict name -> array shaped as in the model."""
+    if checkpoint not in ("last", "best"):
+        raise ValueError(f"load_params: checkpoint is 'last' or 'best', not {checkpoint!r}")
     check_file(path)
     with h5py.File(path, "r", locking=False) as f:
-        slot = _checkpoint_slot(f)
+        slot = _checkpoint_slot(f) if checkpoint == "last" else ("best" if "best" in f else None)
+        if slot is None and checkpoint == "last" and "best" in f:
+            raise ValueError(
+                f"{path} keeps the validation-selected parameters only (glimpse slim --best-only): "
+                "load_params(path, 'best')"
+            )
         if slot is None:
-            raise ValueError(f"{path} holds no complete checkpoint")
+            raise ValueError(
+                f"{path} holds no {'complete' if checkpoint == 'last' else 'validation-selected'} checkpoint"
+            )
         g = f[slot]
         flat = _read(g["params"], dtype="<f4")
         digest = g.attrs.get("digest:params")
