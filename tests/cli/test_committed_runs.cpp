@@ -42,11 +42,27 @@ double StoredTestError(const std::string& relative, int* threads) {
   return errors.back();
 }
 
+// A best-only copy's (slim --best-only: /best and no checkpoint) stored test error of its selected
+// evaluation, the one of /best's epoch (NaN when none has a test error), and its last leg's threads.
+double StoredBestTestError(const RunFile& file, int* threads) {
+  const std::int64_t epoch = std::stoll(file.Attributes(kBestGroup).at("epoch"));
+  const std::vector<double> epochs = file.ReadArray<double>("/eval/epoch");
+  const std::vector<double> errors = file.ReadArray<double>("/eval/test_error");
+  *threads =
+      file.SeriesLength("/provenance") > 0 ? static_cast<int>(file.ReadSeries("/provenance", "threads").back()) : 0;
+  for (std::size_t i = 0; i < epochs.size() && i < errors.size(); ++i)
+    if (static_cast<std::int64_t>(epochs[i]) == epoch) return errors[i];
+  return std::nan("");
+}
+
 // Whether `relative` has a stored test error to re-evaluate: a screen's curves-only copy (slim
 // --curves-only) holds no parameters, and a screen trained with --test-every 0 stored no test error.
 bool Reevaluable(const std::string& relative) {
   const RunFile file(std::string(GLIMPSE_SOURCE_DIR) + "/" + relative, RunFile::Mode::kReadOnly);
-  if (!HasCheckpoint(file)) return false;
+  int threads = 0;
+  if (!HasCheckpoint(file))
+    return HasBestCheckpoint(file) && !file.Exists("/eval/test_error_raw") &&
+           std::isfinite(StoredBestTestError(file, &threads));
   const std::vector<double> errors =
       file.ReadArray<double>(file.Exists("/eval/test_error_raw") ? "/eval/test_error_raw" : "/eval/test_error");
   return !errors.empty() && std::isfinite(errors.back());
@@ -62,13 +78,16 @@ double EvaluatedTestError(const std::string& relative, int threads, const std::s
   return std::atof(r.output.c_str() + at + key.size());
 }
 
-// Evaluates `relative` and compares with its stored last test error: exactly (eval prints 4 decimals;
+// Evaluates `relative` and compares with its stored last test error (a best-only copy: its selected
+// evaluation's): exactly (eval prints 4 decimals;
 // one image in 10,000 is 1e-4), or, with images_allowed = 1, up to one image apart.
 void CheckReevaluates(const std::string& relative, int images_allowed = 0) {
   INFO(relative);
   int threads = 0;
-  const double stored = StoredTestError(relative, &threads);
-  const double now = EvaluatedTestError(relative, threads);
+  const RunFile file(std::string(GLIMPSE_SOURCE_DIR) + "/" + relative, RunFile::Mode::kReadOnly);
+  const bool best_only = !HasCheckpoint(file);  // a best-only copy: its selected evaluation's parameters
+  const double stored = best_only ? StoredBestTestError(file, &threads) : StoredTestError(relative, &threads);
+  const double now = EvaluatedTestError(relative, threads, best_only ? " --checkpoint best" : "");
   INFO("stored " << stored << ", evaluated now " << now);
   CHECK(std::abs(now - stored) < (images_allowed + 0.5) * 1e-4);
 }
@@ -78,16 +97,18 @@ void CheckReevaluates(const std::string& relative, int images_allowed = 0) {
 TEST_CASE("Committed run files of each model kind re-evaluate to their stored test error", "[cli][results]") {
   INFO("data/mnist is needed: run scripts/setup (a missing data set fails, it never passes)");
   REQUIRE(HaveMnist());
-  for (const char* run : {"results/ram_mnist28/run.h5", "results/ram_mnist28/loo4.h5",
-                          "results/frontier/translated60_conv8_final/runs/loo8-lstm-context-conv-ema-s1.h5",
-                          "results/compare/runs/translated60-draw-s1.h5", "results/strip5/soft-dot.h5",
-                          "results/strip5/categorical-entropy.h5",
-                          // a curriculum run (--init-from a run file that a fresh clone does not have)
-                          "results/draw_lstm/runs/curriculum100.h5",
-                          // DRAM's sequential agent: pairs100 with the spatial transformer, sum100 with
-                          // leave-one-out
-                          "results/multi_digit/runs/pairs-dram-context-stn-s1.h5",
-                          "results/multi_digit/runs/sum-dram-context-loo4-s2.h5"})
+  for (const char* run :
+       {"results/ram_mnist28/run.h5", "results/ram_mnist28/loo4.h5",
+        "results/frontier/translated60_conv8_final/runs/loo8-lstm-context-conv-ema-s1.h5",
+        "results/compare/runs/translated60-draw-s1.h5", "results/strip5/soft-dot.h5",
+        "results/strip5/categorical-entropy.h5",
+        // a curriculum run (--init-from a run file that a fresh clone does not have)
+        "results/draw_lstm/runs/curriculum100.h5",
+        // DRAM's sequential agent: pairs100 with the spatial transformer, sum100 with
+        // leave-one-out
+        "results/multi_digit/runs/pairs-dram-context-stn-s1.h5", "results/multi_digit/runs/sum-dram-context-loo4-s2.h5",
+        // a best-only copy (slim --best-only): the validation-selected parameters
+        "results/benchmark/rows/runs/centre-s11.h5"})
     CheckReevaluates(run);
 }
 
