@@ -270,9 +270,10 @@ def beyond_rule(files, named):
 def finished_sources():
     """The --init-from sources that only finished runs start from: per line of every
     experiments/**/runs.txt that starts from a file, its source, unless a committed copy of that run
-    (results/NAME/runs/ID.h5 or ID-sS.h5) is missing or unfinished, or the source names a seed ({seed}:
-    a row's sources are kept until the row's seeds are planned elsewhere), or another line still
-    needs it. A finished run never reads its source again: `scripts/sweep` skips it."""
+    (results/NAME/runs/ID.h5 or ID-sS.h5) is missing or unfinished, or another line still needs it.
+    A source that names a seed ({seed}: a curriculum row, each seed starting from its own source) is
+    released seed by seed: S's source once the committed copy ID-sS has finished. A finished run never
+    reads its source again: `scripts/sweep` skips it."""
     import glob
 
     from glimpse import screens
@@ -292,8 +293,14 @@ def finished_sources():
                 if re.fullmatch(re.escape(run_id) + r"(-s\d+)?\.h5", os.path.basename(p))
             ]
             df = load_runs(copies) if copies else None
+            if "{seed}" in source:  # each finished seed's own source; the others stay needed
+                for path, ok in zip(copies, [] if df is None else df["epochs_done"] >= df["epochs"]):
+                    seed = re.fullmatch(re.escape(run_id) + r"-s(\d+)\.h5", os.path.basename(path))
+                    if seed and ok:
+                        done.add(source.replace("{seed}", seed.group(1)))
+                continue
             finished = df is not None and all(df["epochs_done"] >= df["epochs"])
-            (done if finished and "{seed}" not in source else needed).add(source)
+            (done if finished else needed).add(source)
     return done - needed
 
 
@@ -318,9 +325,14 @@ def kept_table(files_only=False):
         return set(out.stdout.split())
 
     outside = grep(["tests", "scripts", "docs", "README.md", "results/*.md", "src/python"])
-    named = outside | (grep(["experiments"]) - (finished_sources() - outside))
+    tracked = listed.stdout.split()
+    planned = set()  # a row's {seed} source names each seed's committed source, released seed by seed
+    for name in grep(["experiments"]):
+        pattern = re.compile(re.escape(name).replace(re.escape("{seed}"), r"\d+") + "$")
+        planned |= {t for t in tracked if pattern.match(t)} if "{seed}" in name else {name}
+    named = outside | (planned - (finished_sources() - outside))
     files, canvases = [], {}
-    for rel in listed.stdout.split():
+    for rel in tracked:
         with h5py.File(os.path.join(ROOT, rel), "r") as f:
             run_id = f.attrs.get("run_id", b"")
             seed = int(f.attrs.get("seed", b"0") or 0)

@@ -257,7 +257,7 @@ assert results_cli.beyond_rule(files, named) == [("results/a/runs/x-s2.h5", 10),
                                                  ("results/a/runs/v-s1.h5", 10), ("results/b/runs/x-s2.h5", 10)]
 print("keep rule: ok")
 # A source that only finished runs start from (their committed copies finished) is no longer needed;
-# one that a missing or unfinished run, or a row's {seed}, starts from is.
+# one that a missing or unfinished run starts from is; a row's {seed} source is released seed by seed.
 import os
 import tempfile
 from glimpse import runs as runs_mod
@@ -269,10 +269,10 @@ with open(fake + "/experiments/x/runs.txt", "w") as f:
             "a  --init-from results/x/src1.h5\nb  --init-from results/x/src2.h5\nc  --init-from results/x/src2.h5\n"
             "d  --init-from results/x/src3.h5\ne  --init-from results/x/src4-s{seed}.h5\nf  --lr 0.1\n")
 ev = {"step": [1], "epoch": [1], "val_error": [0.5], "test_error": [0.5]}
-for rid, done in (("a-s1", 2), ("b", 2), ("c", 1), ("e-s1", 2)):
+for rid, done in (("a-s1", 2), ("b", 2), ("c", 1), ("e-s1", 2), ("e-s2", 1)):
     runs_mod.write_run(f"{fake}/results/x/runs/{rid}.h5", {"epochs": 2, "run-id": rid}, {}, ev, "test", done)
 results_cli.ROOT = fake
-assert results_cli.finished_sources() == {"results/x/src1.h5"}, results_cli.finished_sources()
+assert results_cli.finished_sources() == {"results/x/src1.h5", "results/x/src4-s1.h5"}, results_cli.finished_sources()
 results_cli.ROOT = runs_mod.ROOT
 print("finished sources: ok")
 # glimpse.stats against hand-computed values.
