@@ -8,7 +8,9 @@
 // evaluation itself (the wall time when the run knew it had reached E), the training products' TFLOP
 // by then (images x the run's train_mflop_per_image), and that evaluation's test error:
 // a validation curve that only grazes E on a plateau (each evaluation of 10,000 images varies by about
-// +-0.1 points at 1%) shows there as a test error well above E.
+// +-0.1 points at 1%) shows there as a test error well above E. A curriculum's run (--init-from) adds
+// what its earlier stages cost, whole, to its images, TFLOP and minutes (SourcesCost): the clock of a
+// curriculum starts at its first stage.
 #include <glob.h>
 
 #include <algorithm>
@@ -108,6 +110,43 @@ std::vector<std::string> ExpandRuns(const std::vector<std::string>& args) {
     for (const auto& [name, path] : by_name) out.push_back(path);
   }
   return out;
+}
+
+// What a curriculum's earlier stages cost: the --init-from source's whole run, and its own source's,
+// back to the first stage: training images, seconds (training and evaluations: its last evaluation's
+// train_s and that evaluation's own eval seconds; older files: the last /train wall_s) and training
+// TFLOP (NaN when a stage did not record its FLOPs per image). A source that is not here, as named or
+// as its committed copy (results/X/runs/ID.h5 of results/X/ID.h5), is an error: the cost would be wrong.
+struct StagesCost {
+  double images = 0, seconds = 0, tflop = 0;
+  int stages = 0;
+};
+
+StagesCost SourcesCost(const std::string& run, std::string source) {
+  namespace fs = std::filesystem;
+  StagesCost c;
+  for (; !source.empty() && c.stages < 16; ++c.stages) {
+    const fs::path copy = fs::path(source).parent_path() / "runs" / fs::path(source).filename();
+    Check(fs::exists(source) || fs::exists(copy), "--reach: '", run, "' starts from '", source,
+          "' (--init-from), which is not here, nor its committed copy: its time to accuracy counts that stage");
+    const RunFile f(fs::exists(source) ? source : copy.string(), RunFile::Mode::kReadOnly);
+    const auto names = f.SeriesNames("/eval");
+    const std::size_t n = f.SeriesLength("/eval");
+    double img = 0, seconds = 0;
+    if (n > 0 && std::find(names.begin(), names.end(), "train_s") != names.end()) {
+      const auto eval_s = f.ReadSeries("/eval", "eval_s");
+      img = f.ReadSeries("/eval", "images").back();
+      seconds = f.ReadSeries("/eval", "train_s").back() + eval_s.back() - (n > 1 ? eval_s[n - 2] : 0);
+    } else if (f.SeriesLength("/train")) {
+      img = f.ReadSeries("/train", "images").back(), seconds = f.ReadSeries("/train", "wall_s").back();
+    }
+    const auto attrs = f.Attributes("/");
+    const auto mflop = attrs.find(kTrainMflopPerImage);
+    c.images += img, c.seconds += seconds;
+    c.tflop += mflop == attrs.end() ? NAN : img * std::stod(mflop->second) / 1e6;
+    source = ConfigFromRun(f).init_from;
+  }
+  return c;
 }
 
 }  // namespace
@@ -227,18 +266,25 @@ int RunSummarize(int argc, char** argv) {
           const auto row = std::find(steps.begin(), steps.end(), at);
           if (row != steps.end()) img = images[row - steps.begin()], train_s = wall[row - steps.begin()];
         }
+        const StagesCost before = SourcesCost(path, cfg.init_from);  // a curriculum's earlier stages
+        img += before.images, train_s += before.seconds;
         reach_images[i] = img, reach_min[i] = train_s / 60;
         if (std::find(names.begin(), names.end(), "test_error") != names.end())  // a file from elsewhere may lack it
           reach_test[i] = f.ReadSeries("/eval", "test_error")[e];
         // The products' FLOPs of the images trained so far (runs made before it was measured: "-").
         const auto mflop = attrs.find(kTrainMflopPerImage);
         std::ostringstream tflop;
-        if (mflop == attrs.end())
-          tflop << "-";
+        const double tf =
+            mflop == attrs.end() ? NAN : (img - before.images) * std::stod(mflop->second) / 1e6 + before.tflop;
+        if (std::isfinite(tf))
+          tflop << std::fixed << std::setprecision(1) << tf;
         else
-          tflop << std::fixed << std::setprecision(1) << img * std::stod(mflop->second) / 1e6;
-        std::cout << " " << std::fixed << std::setprecision(0) << img << " (epoch " << static_cast<long>(epochs[e])
-                  << ") | " << tflop.str() << " | " << Percent(reach_test[i]) << " | " << std::setprecision(1)
+          tflop << "-";
+        std::cout << " " << std::fixed << std::setprecision(0) << img << " (epoch " << static_cast<long>(epochs[e]);
+        if (before.stages > 0)
+          std::cout << "; " << before.images << " of them in " << before.stages << " earlier stage"
+                    << (before.stages > 1 ? "s" : "");
+        std::cout << ") | " << tflop.str() << " | " << Percent(reach_test[i]) << " | " << std::setprecision(1)
                   << train_s / 60 << " | ";
         // eval_s is cumulative: this evaluation's own seconds are its step over the previous row.
         const double this_eval = own && e > 0 ? eval_s - f.ReadSeries("/eval", "eval_s")[e - 1] : eval_s;

@@ -269,6 +269,39 @@ TEST_CASE("summarize --reach: images and wall time until the validation error fi
   CHECK(RunGlimpse("summarize " + run + " --reach 150").code != 0);
 }
 
+TEST_CASE("summarize --reach counts a curriculum's earlier stage: its clock starts at the first stage",
+          "[cli][summarize]") {
+  namespace fs = std::filesystem;
+  const std::string dir = TempDir() + "/glimpse_cli_reach_stages", stage = dir + "/stage.h5", run = dir + "/run.h5";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  REQUIRE(RunGlimpse("train --out " + stage + " --epochs 2" + Small()).code == 0);
+  REQUIRE(RunGlimpse("train --out " + run + " --epochs 1 --init-from " + stage + Small()).code == 0);
+  const RunFile s(stage, RunFile::Mode::kReadOnly), f(run, RunFile::Mode::kReadOnly);
+  const double stage_images = s.ReadSeries("/eval", "images").back(), images = f.ReadSeries("/eval", "images")[0];
+  const double mflop = std::stod(f.Attributes("/").at("train_mflop_per_image"));  // the same model in both
+  const auto cost = [&] { return RunGlimpse("summarize " + run + " --reach 99.99"); };
+  auto r = cost();
+  REQUIRE(r.code == 0);
+  std::ostringstream cells;  // the stage's images and FLOPs are added to the run's own
+  cells << std::fixed << std::setprecision(0) << stage_images + images << " (epoch 1; " << stage_images
+        << " of them in 1 earlier stage) | " << std::setprecision(1) << (stage_images + images) * mflop / 1e6 << " | ";
+  CHECK_THAT(r.output, Catch::Contains(cells.str()));
+  // The stage's committed copy (results/X/runs/ID.h5 of results/X/ID.h5) is read when the file is not here.
+  fs::create_directories(dir + "/runs");
+  REQUIRE(RunGlimpse("slim --curves-only --run " + stage + " --out " + dir + "/runs/stage.h5").code == 0);
+  fs::rename(stage, dir + "/moved.h5");
+  r = cost();
+  CHECK(r.code == 0);
+  CHECK_THAT(r.output, Catch::Contains(cells.str()));
+  // Neither: an error, not a clock that starts late.
+  fs::remove(dir + "/runs/stage.h5");
+  r = cost();
+  CHECK(r.code == 1);
+  CHECK_THAT(r.output, Catch::Contains("starts from '" + stage + "' (--init-from), which is not here"));
+  fs::remove_all(dir);
+}
+
 TEST_CASE("train --stop-at: the run stops after the first evaluation at its target and counts as finished",
           "[cli][summarize]") {
   const std::string run = TempDir() + "/glimpse_cli_stop_at.h5";
