@@ -109,6 +109,7 @@ int RunSlim(int argc, char** argv) {
     Check(!best_only || HasBestCheckpoint(file), "--best-only: '", in,
           "' holds no validation-selected parameters (/best: it was never evaluated on validation)");
     if (!slot.empty()) LoadCheckpoint(file);  // reads every part of the checkpoint, checking the stored digests
+    if (best_copy) LoadBestCheckpoint(file);  // a best-only copy's parameters, checked the same way
     std::vector<std::string> skip = {slot + "/optimizer"};
     for (const auto& g : CheckpointGroups())
       if (g != slot) skip.push_back(g);
