@@ -63,4 +63,19 @@ inline std::string TempDir() {
   return dir.path;
 }
 
+// The last line of a command's output (the line its contract fixes), without the trailing newline.
+inline std::string LastLine(const std::string& s) {
+  std::string t = s;
+  while (!t.empty() && t.back() == '\n') t.pop_back();
+  return t.substr(t.rfind('\n') + 1);
+}
+
+// Options of a tiny run (2 glimpses, a 16-unit core) on the fake digits in `data`: trains an epoch in
+// well under a second, evaluates, and logs 2 trajectories.
+inline std::string TinyRun(const std::string& data) {
+  return " --data-dir " + data +
+         " --glimpses 2 --patch 6 --hidden 16 --glimpse-hidden 8 --batch 8 --val-images 16"
+         " --trajectories 2 --threads 1 ";
+}
+
 }  // namespace glimpse::test

@@ -28,17 +28,7 @@ const std::string& Data() {
   return dir;
 }
 
-std::string Small() {
-  return " --data-dir " + Data() +
-         " --glimpses 2 --patch 6 --hidden 16 --glimpse-hidden 8 --batch 8 --val-images 16"
-         " --trajectories 2 --threads 1 ";
-}
-
-std::string LastLine(const std::string& s) {
-  std::string t = s;
-  while (!t.empty() && t.back() == '\n') t.pop_back();
-  return t.substr(t.rfind('\n') + 1);
-}
+std::string Small() { return TinyRun(Data()); }
 
 }  // namespace
 
