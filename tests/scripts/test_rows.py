@@ -72,22 +72,27 @@ check(lines[3], "| centre | 1 of 3 | 30.00 | withheld until all finish | - | - |
 check("43.2" in report, False)
 check(lines[4], "| gaussian | 0 of 3 | - | withheld until all finish | - | - |")
 check(lines[5].startswith("| whole | 3 of 3 | 41.00 +- 1.00 | 31.00 +- 1.00 | [28.52, 33.48] | 31.00 ["), True)
-# Two complete rows: the probability of improvement between them (every stn seed beats every whole seed).
-check(lines[7], "| P(row beats column) | stn | whole |")
-check(lines[9].startswith("| stn | - | 1.00 ["), True)
-check(lines[10].startswith("| whole | 0.00 ["), True)
+# Two complete rows: the difference of their means, -20.00 points, with Welch's interval: standard
+# error sqrt(1/3 + 1/3) = 0.8165 points, df = (2/3)^2 / (2 (1/3)^2 / 2) = 4, t(0.975, 4) = 2.7764, so
+# -20.00 +- 2.27; the interval lies below 0, so stn is the lower.
+check(lines[7], "| A | B | A - B % (means) | 95% interval (Welch) | lower |")
+check(lines[9], "| stn | whole | -20.00 | [-22.27, -17.73] | stn |")
+# The probability of improvement between them (every stn seed beats every whole seed).
+check(lines[11], "| P(row beats column) | stn | whole |")
+check(lines[13].startswith("| stn | - | 1.00 ["), True)
+check(lines[14].startswith("| whole | 0.00 ["), True)
 # Paired image by image over the seeds both stored answers for (11, 12: 6 images): stn gets 1 wrong
 # (16.67%), whole 3 (50.00%); 1 image only stn gets wrong, 3 only whole: McNemar's exact p = 2 (1 + 4) /
 # 2^4 = 0.625.
 check(
-    lines[12],
+    lines[16],
     "| A | B | seeds paired | images | error A % | error B % | A - B % | 95% interval (paired bootstrap) | "
     "only A wrong | only B wrong | McNemar p |",
 )
-check(lines[14].startswith("| stn | whole | 2 | 6 | 16.67 | 50.00 | -33.33 | ["), True)
-check(lines[14].endswith("| 1 | 3 | 0.625 |"), True)
+check(lines[18].startswith("| stn | whole | 2 | 6 | 16.67 | 50.00 | -33.33 | ["), True)
+check(lines[18].endswith("| 1 | 3 | 0.625 |"), True)
 # Without stored answers there is no paired table.
-check(len(rows.rows_report(df, kinds, seeds, answers_of=lambda path: None).splitlines()), 11)
+check(len(rows.rows_report(df, kinds, seeds, answers_of=lambda path: None).splitlines()), 15)
 # Two rows whose stored answers are of different images are refused.
 stored["whole-s12.h5"] = answers([5, 6], [5, 4])
 try:

@@ -42,7 +42,9 @@ def complete_rows(df, kinds, seeds):
 
 def rows_report(df, kinds, seeds, answers_of=best_test_answers):
     """Markdown: a table with one line per planned row, then, where two or more rows are complete, the
-    probability that a seed of one row beats a seed of another (stats.improvement_table) and their
+    difference of their mean test errors with its Welch interval (stats.difference_table: the
+    protocol's test of which row is lower), the probability that a seed of one row beats a seed of
+    another (stats.improvement_table) and their
     models compared image by image where they stored their test answers (paired_rows). A complete
     row gives n, its best validation error and selected test error (mean +- std, %), the 95% interval
     of the mean (Student's t, as glimpse summarize), the interquartile mean with its bootstrap 95%
@@ -80,7 +82,7 @@ def rows_report(df, kinds, seeds, answers_of=best_test_answers):
         )
     named = [(k, complete[k]) for k in kinds if k in complete]
     if len(named) >= 2:
-        lines += ["", stats.improvement_table(named)]
+        lines += ["", stats.difference_table(named), "", stats.improvement_table(named)]
         paired = paired_rows(by_row, [k for k, _ in named], seeds, answers_of)
         if paired:
             lines += ["", paired]

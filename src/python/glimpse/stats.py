@@ -10,6 +10,7 @@ many seeds a difference needs. Scores are error rates (fractions): lower is bett
     stats.seeds_needed(difference=0.002, std=0.0015)               # per side, two-sided 5%, power 80%
     stats.performance_profile({"gaussian": {"cluttered60": [...], ...}, ...}, taus)   # across tasks
     stats.welch(errors_a, errors_b)                                # two configurations' seeds
+    stats.welch_interval(errors_a, errors_b)                       # mean(A) - mean(B) and its 95% interval
     stats.mcnemar(only_a_wrong, only_b_wrong); stats.paired_bootstrap(wrong_a, wrong_b)  # image by image
 The distributions come from SciPy (Debian's python3-scipy).
 """
@@ -38,6 +39,8 @@ __all__ = [
     "improvement_interval",
     "improvement_table",
     "welch",
+    "welch_interval",
+    "difference_table",
     "mcnemar",
     "format_p",
     "paired_bootstrap",
@@ -206,6 +209,29 @@ def welch(a, b):
     t = (a.mean() - b.mean()) / math.sqrt(va + vb)
     df = (va + vb) ** 2 / (va**2 / (len(a) - 1) + vb**2 / (len(b) - 1))
     return float(t), float(df), float(2 * _scipy.t.sf(abs(t), df))
+
+
+def welch_interval(a, b, level=0.95):
+    """The difference of two samples' means, mean(a) - mean(b), and its `level` interval by Welch's t
+    (unequal variances, Welch-Satterthwaite degrees of freedom): (difference, low, high)."""
+    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    _, df, _ = welch(a, b)
+    d = a.mean() - b.mean()
+    half = _scipy.t.ppf(0.5 + level / 2, df) * math.sqrt(a.var(ddof=1) / len(a) + b.var(ddof=1) / len(b))
+    return float(d), float(d - half), float(d + half)
+
+
+def difference_table(named):
+    """A markdown table of every pair (A, B) of (name, errors), A before B in the order given: the
+    difference of their mean errors, A - B in points, its 95% interval (welch_interval), and what it
+    says: the lower of the two when the interval excludes 0, otherwise "not established"."""
+    lines = ["| A | B | A - B % (means) | 95% interval (Welch) | lower |", "|---|---|---|---|---|"]
+    for i, (name_a, a) in enumerate(named):
+        for name_b, b in named[i + 1 :]:
+            d, lo, hi = welch_interval(a, b)
+            lower = name_a if hi < 0 else name_b if lo > 0 else "not established"
+            lines.append(f"| {name_a} | {name_b} | {100 * d:+.2f} | [{100 * lo:+.2f}, {100 * hi:+.2f}] | {lower} |")
+    return "\n".join(lines)
 
 
 def mcnemar(only_a_wrong, only_b_wrong):
