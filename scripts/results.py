@@ -304,9 +304,19 @@ def finished_sources():
     return done - needed
 
 
+RUN_PATH = r"results/[A-Za-z0-9_./{}*$-]+\.h5"  # a run file's path as a doc, script or test writes it
+
+
+def named_in_doc(text):
+    """The run files a markdown text names outside its generated tables: a table's command and rows
+    (from "<!-- table: " to "<!-- end table -->") read stored series, never a file's parameters."""
+    return set(re.findall(RUN_PATH, re.sub(r"<!-- table: .*?<!-- end table -->", "", text, flags=re.S)))
+
+
 def kept_table(files_only=False):
     """results.py --kept: beyond_rule over git's tracked run files, the names being every results/
-    path that git's tracked tests, scripts, docs, READMEs and experiments write, less the sources that
+    path that git's tracked tests, scripts, docs, READMEs and experiments write (outside a generated
+    table's block: its command and rows read stored series, never parameters), less the sources that
     only finished runs start from (finished_sources) where no file outside experiments/ names them."""
     import subprocess
 
@@ -318,13 +328,16 @@ def kept_table(files_only=False):
         return 1
 
     def grep(where):
-        pattern = r"results/[A-Za-z0-9_./{}*$-]+\.h5"
         out = subprocess.run(
-            ["git", "grep", "-h", "-o", "-E", pattern, "--"] + where, cwd=ROOT, capture_output=True, text=True
+            ["git", "grep", "-h", "-o", "-E", RUN_PATH, "--"] + where, cwd=ROOT, capture_output=True, text=True
         )
         return set(out.stdout.split())
 
-    outside = grep(["tests", "scripts", "docs", "README.md", "results/*.md", "src/python"])
+    docs = subprocess.run(["git", "ls-files", "*.md"], cwd=ROOT, capture_output=True, text=True).stdout.split()
+    outside = grep(["tests", "scripts", "src/python"])
+    for doc in docs:
+        with open(os.path.join(ROOT, doc)) as f:
+            outside |= named_in_doc(f.read())
     tracked = listed.stdout.split()
     planned = set()  # a row's {seed} source names each seed's committed source, released seed by seed
     for name in grep(["experiments"]):

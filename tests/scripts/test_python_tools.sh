@@ -255,6 +255,10 @@ files = [("results/a/runs/x-s1.h5", "x", 1, 10), ("results/a/runs/x-s2.h5", "x",
 named = {"results/a/runs/*.h5", "results/a/runs/z-s{seed}.h5", "results/a/w-s1.h5", "results/$e/runs/v-s1.h5"}
 assert results_cli.beyond_rule(files, named) == [("results/a/runs/x-s2.h5", 10), ("results/a/runs/y-s4.h5", 10),
                                                  ("results/a/runs/v-s1.h5", 10), ("results/b/runs/x-s2.h5", 10)]
+# A generated table's command and rows name no file (they read stored series); the rest of a doc does.
+doc = ("Run `glimpse eval --run results/a/runs/e-s1.h5`.\n<!-- table: glimpse summarize results/a/runs/t-s1.h5 -->\n"
+       "| results/a/runs/t-s1.h5 | 1 |\n<!-- end table -->\nresults/a/runs/f-s2.h5 after it.\n")
+assert results_cli.named_in_doc(doc) == {"results/a/runs/e-s1.h5", "results/a/runs/f-s2.h5"}, results_cli.named_in_doc(doc)
 print("keep rule: ok")
 # A source that only finished runs start from (their committed copies finished) is no longer needed;
 # one that a missing or unfinished run starts from is; a row's {seed} source is released seed by seed.
