@@ -112,9 +112,35 @@ std::vector<std::string> ExpandRuns(const std::vector<std::string>& args) {
   return out;
 }
 
+// What a run had cost when its evaluation e was made, from /eval's own columns: the images trained,
+// train_s (its wall time when the evaluation began) and the evaluation's own seconds (eval_s is
+// cumulative). `recorded` is false for a file of an older glimpse, which logs them only in /train.
+struct EvalCost {
+  bool recorded = false;
+  double images = NAN, train_s = NAN, eval_s = NAN;
+};
+
+EvalCost EvalCostAt(const RunFile& f, std::size_t e) {
+  const auto names = f.SeriesNames("/eval");
+  EvalCost c;
+  if (e >= f.SeriesLength("/eval") || std::find(names.begin(), names.end(), "train_s") == names.end()) return c;
+  const auto eval_s = f.ReadSeries("/eval", "eval_s");
+  c.recorded = true;
+  c.images = f.ReadSeries("/eval", "images")[e], c.train_s = f.ReadSeries("/eval", "train_s")[e];
+  c.eval_s = e > 0 ? eval_s[e] - eval_s[e - 1] : eval_s[e];
+  return c;
+}
+
+// The training products' TFLOP of `images` of the run whose root attributes are `attrs` (NaN for a run
+// made before its FLOPs per image were measured).
+double TrainTflop(const std::map<std::string, std::string>& attrs, double images) {
+  const auto mflop = attrs.find(kTrainMflopPerImage);
+  return mflop == attrs.end() ? NAN : images * std::stod(mflop->second) / 1e6;
+}
+
 // What a curriculum's earlier stages cost: the --init-from source's whole run, and its own source's,
 // back to the first stage: training images, seconds (training and evaluations: its last evaluation's
-// train_s and that evaluation's own eval seconds; older files: the last /train wall_s) and training
+// train_s and that evaluation's own seconds; older files: the last /train wall_s) and training
 // TFLOP (NaN when a stage did not record its FLOPs per image). A source that is not here, as named or
 // as its committed copy (results/X/runs/ID.h5 of results/X/ID.h5), is an error: the cost would be wrong.
 struct StagesCost {
@@ -130,20 +156,15 @@ StagesCost SourcesCost(const std::string& run, std::string source) {
     Check(fs::exists(source) || fs::exists(copy), "--reach: '", run, "' starts from '", source,
           "' (--init-from), which is not here, nor its committed copy: its time to accuracy counts that stage");
     const RunFile f(fs::exists(source) ? source : copy.string(), RunFile::Mode::kReadOnly);
-    const auto names = f.SeriesNames("/eval");
     const std::size_t n = f.SeriesLength("/eval");
+    const EvalCost last = EvalCostAt(f, n > 0 ? n - 1 : 0);
     double img = 0, seconds = 0;
-    if (n > 0 && std::find(names.begin(), names.end(), "train_s") != names.end()) {
-      const auto eval_s = f.ReadSeries("/eval", "eval_s");
-      img = f.ReadSeries("/eval", "images").back();
-      seconds = f.ReadSeries("/eval", "train_s").back() + eval_s.back() - (n > 1 ? eval_s[n - 2] : 0);
+    if (last.recorded) {
+      img = last.images, seconds = last.train_s + last.eval_s;
     } else if (f.SeriesLength("/train")) {
       img = f.ReadSeries("/train", "images").back(), seconds = f.ReadSeries("/train", "wall_s").back();
     }
-    const auto attrs = f.Attributes("/");
-    const auto mflop = attrs.find(kTrainMflopPerImage);
-    c.images += img, c.seconds += seconds;
-    c.tflop += mflop == attrs.end() ? NAN : img * std::stod(mflop->second) / 1e6;
+    c.images += img, c.seconds += seconds, c.tflop += TrainTflop(f.Attributes("/"), img);
     source = ConfigFromRun(f).init_from;
   }
   return c;
@@ -254,30 +275,26 @@ int RunSummarize(int argc, char** argv) {
         // The cost when that evaluation was made: /eval's own columns, or (older files) the /train row
         // logged at its step, which has no evaluation time.
         const std::size_t e = static_cast<std::size_t>(hit - val.begin());
-        const auto names = f.SeriesNames("/eval");
-        const bool own = std::find(names.begin(), names.end(), "train_s") != names.end();
-        double img = NAN, train_s = NAN, eval_s = NAN;
-        if (own) {
-          img = f.ReadSeries("/eval", "images")[e], train_s = f.ReadSeries("/eval", "train_s")[e];
-          eval_s = f.ReadSeries("/eval", "eval_s")[e];
-        } else if (f.SeriesLength("/train")) {
+        const EvalCost at = EvalCostAt(f, e);
+        double img = at.images, train_s = at.train_s;
+        if (!at.recorded && f.SeriesLength("/train")) {
           const auto steps = f.ReadSeries("/train", "step");
-          const double at = f.ReadSeries("/eval", "step")[e];
-          const auto row = std::find(steps.begin(), steps.end(), at);
+          const double step = f.ReadSeries("/eval", "step")[e];
+          const auto row = std::find(steps.begin(), steps.end(), step);
           if (row != steps.end()) img = images[row - steps.begin()], train_s = wall[row - steps.begin()];
         }
-        const StagesCost before = SourcesCost(path, cfg.init_from);  // a curriculum's earlier stages
+        // The products' FLOPs of the images trained so far (runs made before it was measured: "-"), and
+        // a curriculum's earlier stages added to the images, the FLOPs and the minutes.
+        const double tf = TrainTflop(attrs, img);
+        const StagesCost before = SourcesCost(path, cfg.init_from);
         img += before.images, train_s += before.seconds;
         reach_images[i] = img, reach_min[i] = train_s / 60;
+        const auto names = f.SeriesNames("/eval");
         if (std::find(names.begin(), names.end(), "test_error") != names.end())  // a file from elsewhere may lack it
           reach_test[i] = f.ReadSeries("/eval", "test_error")[e];
-        // The products' FLOPs of the images trained so far (runs made before it was measured: "-").
-        const auto mflop = attrs.find(kTrainMflopPerImage);
         std::ostringstream tflop;
-        const double tf =
-            mflop == attrs.end() ? NAN : (img - before.images) * std::stod(mflop->second) / 1e6 + before.tflop;
-        if (std::isfinite(tf))
-          tflop << std::fixed << std::setprecision(1) << tf;
+        if (std::isfinite(tf + before.tflop))
+          tflop << std::fixed << std::setprecision(1) << tf + before.tflop;
         else
           tflop << "-";
         std::cout << " " << std::fixed << std::setprecision(0) << img << " (epoch " << static_cast<long>(epochs[e]);
@@ -286,10 +303,8 @@ int RunSummarize(int argc, char** argv) {
                     << (before.stages > 1 ? "s" : "");
         std::cout << ") | " << tflop.str() << " | " << Percent(reach_test[i]) << " | " << std::setprecision(1)
                   << train_s / 60 << " | ";
-        // eval_s is cumulative: this evaluation's own seconds are its step over the previous row.
-        const double this_eval = own && e > 0 ? eval_s - f.ReadSeries("/eval", "eval_s")[e - 1] : eval_s;
-        if (std::isfinite(this_eval))
-          std::cout << (train_s + this_eval) / 60;
+        if (std::isfinite(at.eval_s))
+          std::cout << (train_s + at.eval_s) / 60;
         else
           std::cout << "-";
         std::cout << " |";
