@@ -204,20 +204,25 @@ def profile_table(errors, taus=(1.1, 1.5, 2, 4)):
 def welch(a, b):
     """Welch's t-test of two samples' means (unequal variances): (t, degrees of freedom (Welch-
     Satterthwaite), two-sided p), as scipy.stats.ttest_ind(a, b, equal_var=False)."""
+    d, se, df = _welch_parts(a, b)
+    t = d / se
+    return float(t), float(df), float(2 * _scipy.t.sf(abs(t), df))
+
+
+def _welch_parts(a, b):
+    """mean(a) - mean(b), its standard error without pooling the variances, and the
+    Welch-Satterthwaite degrees of freedom: what welch and welch_interval are made of."""
     a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
     va, vb = a.var(ddof=1) / len(a), b.var(ddof=1) / len(b)
-    t = (a.mean() - b.mean()) / math.sqrt(va + vb)
     df = (va + vb) ** 2 / (va**2 / (len(a) - 1) + vb**2 / (len(b) - 1))
-    return float(t), float(df), float(2 * _scipy.t.sf(abs(t), df))
+    return a.mean() - b.mean(), math.sqrt(va + vb), df
 
 
 def welch_interval(a, b, level=0.95):
     """The difference of two samples' means, mean(a) - mean(b), and its `level` interval by Welch's t
     (unequal variances, Welch-Satterthwaite degrees of freedom): (difference, low, high)."""
-    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
-    _, df, _ = welch(a, b)
-    d = a.mean() - b.mean()
-    half = _scipy.t.ppf(0.5 + level / 2, df) * math.sqrt(a.var(ddof=1) / len(a) + b.var(ddof=1) / len(b))
+    d, se, df = _welch_parts(a, b)
+    half = _scipy.t.ppf(0.5 + level / 2, df) * se
     return float(d), float(d - half), float(d + half)
 
 
