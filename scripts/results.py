@@ -294,9 +294,9 @@ def finished_sources():
             ]
             df = load_runs(copies) if copies else None
             if "{seed}" in source:  # each finished seed's own source; the others stay needed
-                for path, ok in zip(copies, [] if df is None else df["epochs_done"] >= df["epochs"]):
-                    seed = re.fullmatch(re.escape(run_id) + r"-s(\d+)\.h5", os.path.basename(path))
-                    if seed and ok:
+                for _, r in df.iterrows() if df is not None else []:  # each copy by its own path
+                    seed = re.fullmatch(re.escape(run_id) + r"-s(\d+)\.h5", os.path.basename(r["path"]))
+                    if seed and r["epochs_done"] >= r["epochs"]:
                         done.add(source.replace("{seed}", seed.group(1)))
                 continue
             finished = df is not None and all(df["epochs_done"] >= df["epochs"])
