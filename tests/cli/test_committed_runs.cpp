@@ -26,30 +26,28 @@ bool HaveMnist() {
   return stat((std::string(GLIMPSE_SOURCE_DIR) + "/data/mnist/t10k-labels-idx1-ubyte").c_str(), &st) == 0;
 }
 
-// The last test error of `relative` (a path under the source folder) of the parameters that `glimpse
-// eval` reads by default, its last checkpoint's: /eval/test_error, or /eval/test_error_raw for a run
-// trained with --average (whose last checkpoint holds the training parameters; /eval/test_error is
-// the average's); and its last leg's thread count: a data-parallel evaluation on another count of
-// shards may sum in another order and flip an image (0: a file without provenance, all cores).
-double StoredTestError(const std::string& relative, int* threads) {
-  const RunFile file(std::string(GLIMPSE_SOURCE_DIR) + "/" + relative, RunFile::Mode::kReadOnly);
+// The thread count of `file`'s last leg: a data-parallel evaluation on another count of shards may
+// sum in another order and flip an image (0: a file without provenance, all cores).
+int LastLegThreads(const RunFile& file) {
+  return file.SeriesLength("/provenance") > 0 ? static_cast<int>(file.ReadSeries("/provenance", "threads").back()) : 0;
+}
+
+// The last test error of the parameters that `glimpse eval` reads by default, its last checkpoint's:
+// /eval/test_error, or /eval/test_error_raw for a run trained with --average (whose last checkpoint
+// holds the training parameters; /eval/test_error is the average's).
+double StoredTestError(const RunFile& file) {
   const std::vector<double> errors =
       file.ReadArray<double>(file.Exists("/eval/test_error_raw") ? "/eval/test_error_raw" : "/eval/test_error");
   REQUIRE(!errors.empty());
-  *threads = 0;
-  if (file.SeriesLength("/provenance") > 0)
-    *threads = static_cast<int>(file.ReadSeries("/provenance", "threads").back());
   return errors.back();
 }
 
 // A best-only copy's (slim --best-only: /best and no checkpoint) stored test error of its selected
-// evaluation, the one of /best's epoch (NaN when none has a test error), and its last leg's threads.
-double StoredBestTestError(const RunFile& file, int* threads) {
+// evaluation, the one of /best's epoch (NaN when none has a test error).
+double StoredBestTestError(const RunFile& file) {
   const std::int64_t epoch = std::stoll(file.Attributes(kBestGroup).at("epoch"));
   const std::vector<double> epochs = file.ReadArray<double>("/eval/epoch");
   const std::vector<double> errors = file.ReadArray<double>("/eval/test_error");
-  *threads =
-      file.SeriesLength("/provenance") > 0 ? static_cast<int>(file.ReadSeries("/provenance", "threads").back()) : 0;
   for (std::size_t i = 0; i < epochs.size() && i < errors.size(); ++i)
     if (static_cast<std::int64_t>(epochs[i]) == epoch) return errors[i];
   return std::nan("");
@@ -59,10 +57,8 @@ double StoredBestTestError(const RunFile& file, int* threads) {
 // --curves-only) holds no parameters, and a screen trained with --test-every 0 stored no test error.
 bool Reevaluable(const std::string& relative) {
   const RunFile file(std::string(GLIMPSE_SOURCE_DIR) + "/" + relative, RunFile::Mode::kReadOnly);
-  int threads = 0;
   if (!HasCheckpoint(file))
-    return HasBestCheckpoint(file) && !file.Exists("/eval/test_error_raw") &&
-           std::isfinite(StoredBestTestError(file, &threads));
+    return HasBestCheckpoint(file) && !file.Exists("/eval/test_error_raw") && std::isfinite(StoredBestTestError(file));
   const std::vector<double> errors =
       file.ReadArray<double>(file.Exists("/eval/test_error_raw") ? "/eval/test_error_raw" : "/eval/test_error");
   return !errors.empty() && std::isfinite(errors.back());
@@ -83,11 +79,10 @@ double EvaluatedTestError(const std::string& relative, int threads, const std::s
 // one image in 10,000 is 1e-4), or, with images_allowed = 1, up to one image apart.
 void CheckReevaluates(const std::string& relative, int images_allowed = 0) {
   INFO(relative);
-  int threads = 0;
   const RunFile file(std::string(GLIMPSE_SOURCE_DIR) + "/" + relative, RunFile::Mode::kReadOnly);
   const bool best_only = !HasCheckpoint(file);  // a best-only copy: its selected evaluation's parameters
-  const double stored = best_only ? StoredBestTestError(file, &threads) : StoredTestError(relative, &threads);
-  const double now = EvaluatedTestError(relative, threads, best_only ? " --checkpoint best" : "");
+  const double stored = best_only ? StoredBestTestError(file) : StoredTestError(file);
+  const double now = EvaluatedTestError(relative, LastLegThreads(file), best_only ? " --checkpoint best" : "");
   INFO("stored " << stored << ", evaluated now " << now);
   CHECK(std::abs(now - stored) < (images_allowed + 0.5) * 1e-4);
 }
@@ -152,8 +147,9 @@ TEST_CASE("eval --canvas-seed on a committed run: its own seed gives its stored 
   REQUIRE(HaveMnist());
   // cluttered60, seed 1: the canvases (digit positions, clutter) are drawn from the seed, the digits not.
   const std::string run = "results/frontier/cluttered60_conv_final/runs/loo4-lstm-context-conv-s1.h5";
-  int threads = 0;
-  const double stored = StoredTestError(run, &threads);
+  const RunFile file(std::string(GLIMPSE_SOURCE_DIR) + "/" + run, RunFile::Mode::kReadOnly);
+  const int threads = LastLegThreads(file);
+  const double stored = StoredTestError(file);
   CHECK(std::abs(EvaluatedTestError(run, threads, " --canvas-seed 1") - stored) < 0.5e-4);
   // Other draws of the 10,000 test canvases: the same model errs on other images (2.02% and 2.16%
   // here against its own canvases' 1.98%, its last checkpoint).
