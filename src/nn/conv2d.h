@@ -8,8 +8,9 @@
 // (ky k + kx) C + c of the column matrix is input channel c at kernel offset (ky, kx); bias b (F).
 // Pixels outside the input (the padding) read as zero.
 //
-// The column matrix is the caller's scratch (col_size(rows) values), so the layer keeps no state
-// and several rollouts may share it. Backward forms the columns again from x rather than keeping
+// The column matrix is the caller's scratch (col_size(rows) values, with a channels-last copy of a
+// multi-channel channels-first input after it), so the layer keeps no state and several rollouts
+// may share it. Backward forms the columns again from x rather than keeping
 // them: they are k k times larger than the input.
 #pragma once
 
@@ -66,54 +67,79 @@ class Conv2d {
   int filters() const { return f_; }
   int in_size() const { return c_ * h_ * w_; }     // values per input row
   int out_size() const { return oh_ * ow_ * f_; }  // values per output row
-  std::size_t col_size(int rows) const { return static_cast<std::size_t>(rows) * oh_ * ow_ * cols(); }
+  // The scratch Forward and Backward need: the column matrix, and for a channels-first input of more
+  // than one channel a channels-last copy of it.
+  std::size_t col_size(int rows) const {
+    return static_cast<std::size_t>(ColValues(rows) + (Transposed() ? static_cast<Index>(rows) * in_size() : 0));
+  }
   ParamId weight() const { return fc_.weight(); }
   ParamId bias() const { return fc_.bias(); }
 
  private:
   int cols() const { return k_ * k_ * c_; }
 
-  // Calls f(column-matrix index of channel 0, input offset of channel 0) for every kernel tap that
-  // falls inside the input (its C channels then lie `ChannelStride()` apart), and pad(index) for
-  // every tap in the padding, rows in order.
-  template <class F, class P>
-  void ForEachTap(int rows, F&& f, P&& pad) const {
+  // Calls span(e, src, n) for every run of one kernel row's taps that falls inside the input: its n
+  // values (taps x C channels) lie contiguous both in the column matrix (from e) and in a channels-
+  // last input (from src); zero(e, n) for the runs in the padding. Rows, output positions and kernel
+  // rows in order, so every column-matrix value is visited once, left to right.
+  template <class S, class Z>
+  void ForEachSpan(int rows, S&& span, Z&& zero) const {
     const Index in = in_size();
-    const bool first = layout_ == Layout::kChannelsFirst;
+    const int run = k_ * c_;  // one kernel row's values
     Index e = 0;
     for (int b = 0; b < rows; ++b)
       for (int oy = 0; oy < oh_; ++oy)
         for (int ox = 0; ox < ow_; ++ox)
-          for (int ky = 0; ky < k_; ++ky) {
-            const int i = oy * s_ - p_ + ky;
-            for (int kx = 0; kx < k_; ++kx, e += c_) {
-              const int j = ox * s_ - p_ + kx;
-              if (i < 0 || i >= h_ || j < 0 || j >= w_)
-                pad(e);
-              else
-                f(e, b * in + (first ? static_cast<Index>(i) * w_ + j : (static_cast<Index>(i) * w_ + j) * c_));
+          for (int ky = 0; ky < k_; ++ky, e += run) {
+            const int i = oy * s_ - p_ + ky, j0 = ox * s_ - p_;
+            const int lo = std::min(k_, std::max(0, -j0)), hi = std::max(lo, std::min(k_, w_ - j0));
+            if (i < 0 || i >= h_ || hi == lo) {
+              zero(e, run);
+              continue;
             }
+            if (lo > 0) zero(e, lo * c_);
+            span(e + lo * c_, b * in + (static_cast<Index>(i) * w_ + j0 + lo) * c_, (hi - lo) * c_);
+            if (hi < k_) zero(e + hi * c_, (k_ - hi) * c_);
           }
   }
-  Index ChannelStride() const { return layout_ == Layout::kChannelsFirst ? static_cast<Index>(h_) * w_ : 1; }
-  void Im2Col(const T* x, int rows, T* col) const {
-    const Index cs = ChannelStride();
-    ForEachTap(
-        rows,
-        [&](Index e, Index src) {
-          for (int c = 0; c < c_; ++c) col[e + c] = x[src + c * cs];
-        },
-        [&](Index e) { std::fill(col + e, col + e + c_, T(0)); });
+  // A channels-first input of more than one channel is read through a channels-last copy (after the
+  // columns in the scratch), so that every kernel row's taps are one contiguous run.
+  bool Transposed() const { return layout_ == Layout::kChannelsFirst && c_ > 1; }
+  Index ColValues(int rows) const { return static_cast<Index>(rows) * oh_ * ow_ * cols(); }
+  // x (B, C, H W) -> xt (B, H W, C), or back when `back`.
+  void Transpose(const T* x, int rows, T* xt, bool back) const {
+    const Index hw = static_cast<Index>(h_) * w_;
+    for (int b = 0; b < rows; ++b) {
+      const Index o = b * hw * c_;
+      for (int c = 0; c < c_; ++c)
+        for (Index q = 0; q < hw; ++q) {
+          if (back)
+            xt[o + c * hw + q] = x[o + q * c_ + c];
+          else
+            xt[o + q * c_ + c] = x[o + c * hw + q];
+        }
+    }
   }
-  void Col2Im(const T* col, int rows, T* dx) const {
-    std::fill(dx, dx + static_cast<Index>(rows) * in_size(), T(0));
-    const Index cs = ChannelStride();
-    ForEachTap(
+  void Im2Col(const T* x, int rows, T* col) const {
+    if (Transposed()) {
+      T* xt = col + ColValues(rows);
+      Transpose(x, rows, xt, false);
+      x = xt;
+    }
+    ForEachSpan(
+        rows, [&](Index e, Index src, int n) { std::copy_n(x + src, n, col + e); },
+        [&](Index e, int n) { std::fill_n(col + e, n, T(0)); });
+  }
+  void Col2Im(T* col, int rows, T* dx) const {
+    T* acc = Transposed() ? col + ColValues(rows) : dx;  // the scratch past the columns
+    std::fill(acc, acc + static_cast<Index>(rows) * in_size(), T(0));
+    ForEachSpan(
         rows,
-        [&](Index e, Index src) {
-          for (int c = 0; c < c_; ++c) dx[src + c * cs] += col[e + c];
+        [&](Index e, Index src, int n) {
+          for (int t = 0; t < n; ++t) acc[src + t] += col[e + t];
         },
-        [](Index) {});
+        [](Index, int) {});
+    if (Transposed()) Transpose(acc, rows, dx, true);
   }
 
   int c_ = 0, h_ = 0, w_ = 0, f_ = 0, k_ = 0, s_ = 1, p_ = 0, oh_ = 0, ow_ = 0;

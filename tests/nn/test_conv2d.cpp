@@ -23,7 +23,8 @@ struct Case {
 
 const Case kCases[] = {
     {3, 1, 1, Layout::kChannelsFirst}, {3, 2, 1, Layout::kChannelsFirst}, {3, 2, 1, Layout::kChannelsLast},
-    {2, 1, 0, Layout::kChannelsLast},  {1, 1, 0, Layout::kChannelsFirst},
+    {2, 1, 0, Layout::kChannelsLast},  {1, 1, 0, Layout::kChannelsFirst}, {3, 2, 2, Layout::kChannelsFirst},
+    {5, 1, 2, Layout::kChannelsLast},  // kernel rows cut by the padding on both sides
 };
 
 // y[b, oy, ox, f] = b_f + sum_{ky, kx, c} W[f, ky, kx, c] x[b, c, oy s - p + ky, ox s - p + kx] (0 outside).
