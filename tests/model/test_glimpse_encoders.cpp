@@ -93,7 +93,8 @@ TEST_CASE("The conv image path gives the same values and gradients whatever rows
   const int rows = ConvEncoder<double>::kChunk + 9, first = 70, filters = 2;
   const Index all = Index{1} << 40;
   std::vector<std::vector<double>> hg, dx, grads;
-  for (const Index budget : {all, Index{1}, Index{7} * kSide * kSide * 9 * filters}) {
+  // The larger column matrix is conv1's: S S output positions of 3 x 3 x C values a row.
+  for (const Index budget : {all, Index{1}, Index{7} * kSide * kSide * 9 * kChannels}) {
     ConvEncoder<double> enc(kChannels, kSide, filters, kHidden, budget);
     ParamStore<double> store;
     enc.RegisterParams(store, "glimpse");
