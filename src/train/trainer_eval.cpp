@@ -157,7 +157,9 @@ void Trainer::EndEpoch() {
     if (average_)
       line << " | training parameters: val_error " << 100 * val_raw.error << "% test_error "
            << (test_now ? Format(std::fixed, std::setprecision(2), 100 * test_raw.error, "%") : std::string("-"));
-    for (const auto& [name, value] : test.extra) line << " test_" << name << " " << 100 * value << "%";
+    for (const auto& [name, value] : test.extra)  // as test_error: "-" where the test split was not evaluated
+      line << " test_" << name << " "
+           << (test_now ? Format(std::fixed, std::setprecision(2), 100 * value, "%") : std::string("-"));
     line << " | train " << Duration(wall_s_) << ", eval " << Duration(SteadySeconds() - t0) << " | rss "
          << std::setprecision(0) << ResidentMb() << " MB";
     const double per_epoch = wall_s_ / std::max<std::int64_t>(1, epoch_);

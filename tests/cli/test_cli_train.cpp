@@ -216,6 +216,11 @@ TEST_CASE("test-every: a screen evaluates the test split never (0) or every Nth 
   }
   CHECK_THAT(RunGlimpse("summarize " + run).output, !Catch::Contains("test_s"));  // seconds, not a metric
   std::remove(run.c_str());
+  // A task's other test metrics (pairs100: the digit and unordered errors) read "-" too, not "nan%".
+  r = RunGlimpse("train --out " + run + " --epochs 1 --test-every 0 --env pairs100 --agent dram" + Small());
+  REQUIRE(r.code == 0);
+  CHECK_THAT(r.output, Catch::Contains("test_digit_error -") && !Catch::Contains("nan"));
+  std::remove(run.c_str());
   r = RunGlimpse("train --out " + run + " --epochs 3 --test-every 2" + Small());
   REQUIRE(r.code == 0);
   CHECK(LastLine(r.output).rfind("test_error=", 0) == 0);
