@@ -52,8 +52,9 @@
         the rule's recipes as runs: per kind the rule has decided, the screen whose options are its
         recipe and its row's options (glimpse.screens.row_lines), which are the lines of
         experiments/ROWS/runs.txt and, for curriculum recipes, of experiments/STAGE/runs.txt (each
-        seed's source); --write puts them below each file's leading comments, --check exits 1 when a
-        file's lines differ (the test generated_tables)
+        seed's source; STAGE "-": no sources, every recipe trains on the rows' task alone); --write
+        puts them below each file's leading comments, --check exits 1 when a file's lines differ (the
+        test generated_tables)
     scripts/results.py --dirty
         per experiment folder with any, its committed run files and how many a build with uncommitted
         changes made (their source_commit ends in -dirty): numbers no committed source reproduces
@@ -187,16 +188,18 @@ def recipes(argv):
         print("results.py: --recipes takes SCREENS ROWS STAGE and --write or --check", file=sys.stderr)
         return 2
     name, rows, stage = (re.sub(r"/runs$", "", a) for a in argv[:3])
+    stage = None if stage == "-" else stage
     options = screens.planned_options(os.path.join(ROOT, "experiments", name, "runs.txt"))
     chosen = screens.recipes(load_runs(run_paths([name])), options)
-    lines = screens.row_lines(chosen, options, stage, config_epochs(rows) - config_epochs(stage))
+    rest = config_epochs(rows) - config_epochs(stage) if stage else 0
+    lines = screens.row_lines(chosen, options, stage, rest)
     if mode is None:
         print("| kind | recipe | the row's options |\n|---|---|---|")
         for (kind, screen), line in zip(chosen.items(), lines[0]):
             print(f"| {kind} | {screen} | `{line[len(kind):].strip()}` |")
         return 0
     stale = 0
-    for experiment, want in zip((rows, stage), lines):
+    for experiment, want in zip((rows, stage) if stage else (rows,), lines):
         path = os.path.join(ROOT, "experiments", experiment, "runs.txt")
         with open(path) as f:
             text = f.read().splitlines()

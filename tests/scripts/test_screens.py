@@ -106,4 +106,6 @@ check(
     ["a   --attention a --core lstm --init-from results/x/stage/runs/a-s{seed}.h5 --epochs 50", "bb  --attention bb"],
 )
 check(got[1], ["a   --attention a --core lstm"])
+got = screens.row_lines(chosen, options, None, 0)  # no stage: the recipes on the rows' task alone
+check(got, (["a   --attention a --core lstm", "bb  --attention bb"], []))
 print("recipes: ok")

@@ -163,12 +163,13 @@ def row_lines(chosen, options, stage, rest_epochs):
     configuration gives. A curriculum recipe (its screen starts --init-from a source) trains its
     options on the source experiment `stage` first, per seed, and its row starts each seed from that
     seed's source for the rest of the row's images: `--init-from results/STAGE/runs/KIND-s{seed}.h5
-    --epochs REST_EPOCHS` (scripts/sweep puts each run's seed for {seed})."""
+    --epochs REST_EPOCHS` (scripts/sweep puts each run's seed for {seed}). With stage None every recipe
+    trains on the rows' task alone (a task the curriculum was not screened on) and there are no sources."""
     rows, sources = [], []
     width = max((len(k) for k in chosen), default=0) + 2
     for kind, screen in chosen.items():
         own = _without(_without(options[screen], "--epochs"), "--init-from")
-        if "--init-from" in options[screen].split():
+        if stage is not None and "--init-from" in options[screen].split():
             sources.append(f"{kind:<{width}}{own}")
             own += f" --init-from results/{stage}/runs/{kind}-s{{seed}}.h5 --epochs {rest_epochs}"
         rows.append(f"{kind:<{width}}{own}")
