@@ -32,10 +32,12 @@
         every pair of configurations (pooled over seeds): the probability that a run of the row's
         configuration has a lower validation-selected test error than a run of the column's, with its
         two-sample bootstrap 95% interval (glimpse.stats.improvement_table)
-    scripts/results.py --profile [--by=attention] EXPERIMENT|RUN.h5 ...
+    scripts/results.py --profile [--by=attention] [--seeds=S,S,...] EXPERIMENT|RUN.h5 ...
         performance profiles across tasks (glimpse.stats.performance_profile): per value of --by, the
         fraction of its runs whose validation-selected test error is within 1.1, 1.5, 2 and 4 times
-        the best mean of any value on that task, averaged over the tasks, with bootstrap 95% bands
+        the best mean of any value on that task, averaged over the tasks, with bootstrap 95% bands;
+        with --seeds each EXPERIMENT is a benchmark's rows (--report) and only the runs of its rows
+        whose every seed of S finished count (the benchmark across its tasks)
     scripts/results.py --evaluations EXPERIMENT|RUN.h5 ...
         the glimpse eval results recorded in each run file (/evaluations), per split, checkpoint,
         epoch and M: the error on the run's own canvases and on canvases of other seeds
@@ -419,7 +421,17 @@ def main(argv):
         from glimpse import stats
 
         by = next((a.split("=", 1)[1] for a in argv[1:] if a.startswith("--by=")), "attention")
-        df = load_runs(run_paths([a for a in argv[1:] if not a.startswith("--")]))
+        seeds = next((a.split("=", 1)[1] for a in argv[1:] if a.startswith("--seeds=")), None)
+        names = [a for a in argv[1:] if not a.startswith("--")]
+        if seeds is not None and not re.fullmatch(r"\d+(,\d+)*", seeds):
+            print("results.py: --profile --seeds takes S,S,...", file=sys.stderr)
+            return 2
+        if seeds is None:
+            df = load_runs(run_paths(names))
+        else:
+            from glimpse import rows
+
+            df = rows.complete_experiments(names, [int(x) for x in seeds.split(",")])
         errors = errors_by(df, by)
         if not errors:
             print("results.py: --profile: no run has a test error at its best validation error", file=sys.stderr)

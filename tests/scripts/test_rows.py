@@ -48,6 +48,12 @@ df = frame(
 )
 kinds = ["stn", "centre", "gaussian", "whole"]
 check(rows.complete_rows(df, kinds, seeds), [("stn", [0.10, 0.12, 0.11]), ("whole", [0.30, 0.32, 0.31])])
+# What a profile across tasks may read: the complete rows' planned seeds, not stn's screen seed 1,
+# centre's finished seed 11 (its row is still training) or the unplanned kind.
+check(
+    list(rows.complete_runs(df, kinds, seeds)["run"]),
+    ["stn-s11", "stn-s12", "stn-s13", "whole-s11", "whole-s12", "whole-s13"],
+)
 
 
 def answers(labels, given):

@@ -14,8 +14,10 @@ from Python or a notebook: from glimpse import plot; plot.draw_curves(runs.load_
     scripts/plot.py attention RUN.h5 --out att.png [--epoch -1]          strip5: each query's weights
                                                                           over the slots of test strips
     scripts/plot.py profile EXPERIMENT|RUN.h5 ... --out prof.png         performance profiles across the
-                     [--by attention]                                     tasks (glimpse.stats), a line
-                                                                          per value of --by, 95% bands
+                     [--by attention] [--seeds S,S,...]                   tasks (glimpse.stats), a line
+                                                                          per value of --by, 95% bands;
+                                                                          --seeds: benchmark rows, the
+                                                                          complete ones only (glimpse.rows)
     scripts/plot.py levers EXPERIMENT --out levers.png                   one-seed screens KIND-LEVER
                                                                           (glimpse.screens): a panel per
                                                                           kind, its base and each lever's
@@ -498,6 +500,10 @@ def main(argv):
     p.add_argument("--figsize", type=float, nargs=2, metavar=("W", "H"), help="curves: figure size in inches")
     p.add_argument("--fontsize", type=float, default=9, help="curves: font size of labels (points)")
     p.add_argument("--by", default="attention", help="profile: the option whose values are the lines")
+    p.add_argument(
+        "--seeds",
+        help="profile: S,S,...: each experiment is a benchmark's rows; only rows whose every seed of S finished count",
+    )
     p.add_argument("--epoch", type=int, default=-1, help="trajectories, attention: which logged epoch (-1 = last)")
     a = p.parse_args(argv)
     if a.figure == "curves":
@@ -513,7 +519,15 @@ def main(argv):
         planned = screens.planned_screens(plan) if name and os.path.exists(plan) else None
         draw_levers(runs.load_runs(_paths(a.runs)), planned).savefig(a.out, dpi=110)
     elif a.figure == "profile":
-        draw_profile(runs.load_runs(_paths(a.runs)), a.by).savefig(a.out, dpi=110)
+        if a.seeds is None:
+            df = runs.load_runs(_paths(a.runs))
+        else:  # the benchmark's protocol: a row's test errors only once its every seed finished
+            from glimpse import rows
+
+            if not re.fullmatch(r"\d+(,\d+)*", a.seeds):
+                sys.exit("plot.py: --seeds takes S,S,...")
+            df = rows.complete_experiments(a.runs, [int(x) for x in a.seeds.split(",")])
+        draw_profile(df, a.by).savefig(a.out, dpi=110)
     elif a.figure == "trajectories":
         trajectories(_paths(a.runs)[0], a.out, a.epoch)
     elif a.figure == "animate":

@@ -6,6 +6,7 @@ A row is a kind of the rows' runs.txt, trained once per planned seed as KIND-sSE
 error per seed is the test error at that run's lowest validation error (M = 1).
 """
 import math
+import re
 
 import numpy as np
 import pandas as pd
@@ -38,6 +39,37 @@ def complete_rows(df, kinds, seeds):
         for k in kinds
         if len(by_row[k]) == len(seeds) and all(v[2] for v in by_row[k].values())
     ]
+
+
+def complete_runs(df, kinds, seeds):
+    """The runs of a load_runs frame that belong to complete rows (every planned seed finished), the
+    planned seeds only: what a profile across tasks may read (runs.errors_by)."""
+    keep = {k for k, _ in complete_rows(df, kinds, seeds)}
+    mask = [
+        screen_name(r) in keep and r.get("seed") == r.get("seed") and int(r.get("seed")) in seeds
+        for _, r in df.iterrows()
+    ]
+    return df[mask]
+
+
+def complete_experiments(names, seeds):
+    """One load_runs frame of the runs of complete rows (complete_runs) of the benchmark rows'
+    experiments `names` (each a results/NAME with its experiments/NAME/runs.txt naming the rows; one
+    without run files yet adds none): the benchmark across its tasks, as the profiles read it."""
+    import os
+
+    from glimpse import runs
+    from glimpse.screens import planned_options
+
+    frames = []
+    for name in (re.sub(r"/runs$", "", n) for n in names):
+        kinds = list(planned_options(os.path.join(runs.ROOT, "experiments", name, "runs.txt")))
+        try:
+            paths = runs.experiment_paths(name)
+        except FileNotFoundError:  # rows not started have nothing complete
+            continue
+        frames.append(complete_runs(runs.load_runs(paths), kinds, seeds))
+    return pd.concat(frames) if frames else pd.DataFrame()
 
 
 def rows_report(df, kinds, seeds, answers_of=best_test_answers):
