@@ -6,14 +6,15 @@ A row is a kind of the rows' runs.txt, trained once per planned seed as KIND-sSE
 error per seed is the test error at that run's lowest validation error (M = 1).
 """
 import math
+import os
 import re
 
 import numpy as np
 import pandas as pd
 
-from glimpse import stats
+from glimpse import runs, stats
 from glimpse.runs import PAIRED_HEAD, _rules, best_test_answers, paired_cells
-from glimpse.screens import screen_name
+from glimpse.screens import planned_options, screen_name
 
 
 def seeds_by_row(df, kinds, seeds):
@@ -56,11 +57,6 @@ def complete_experiments(names, seeds):
     """One load_runs frame of the runs of complete rows (complete_runs) of the benchmark rows'
     experiments `names` (each a results/NAME with its experiments/NAME/runs.txt naming the rows; one
     without run files yet adds none): the benchmark across its tasks, as the profiles read it."""
-    import os
-
-    from glimpse import runs
-    from glimpse.screens import planned_options
-
     frames = []
     for name in (re.sub(r"/runs$", "", n) for n in names):
         kinds = list(planned_options(os.path.join(runs.ROOT, "experiments", name, "runs.txt")))
