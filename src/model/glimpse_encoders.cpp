@@ -8,12 +8,15 @@ template <class T>
 GlimpseEncoderKind<T> FcEncoderKind();  // fc_encoder.cpp
 template <class T>
 GlimpseEncoderKind<T> ConvEncoderKind();  // conv_encoder.cpp
+template <class T>
+GlimpseEncoderKind<T> StridedEncoderKind();  // strided_encoder.cpp
 
 template <class T>
 const Registry<GlimpseEncoderKind<T>>& GlimpseEncoders() {
   static const Registry<GlimpseEncoderKind<T>> registry("glimpse-net", {
                                                                            FcEncoderKind<T>(),
                                                                            ConvEncoderKind<T>(),
+                                                                           StridedEncoderKind<T>(),
                                                                        });
   return registry;
 }

@@ -28,7 +28,7 @@ struct Fixture {
   std::vector<double> reward;
 
   // context > 0: with DRAM's context network over a context x context view. net: the registered
-  // --glimpse-net (conv with 2 filters).
+  // --glimpse-net (conv with 2 filters, strided with 2 in its first layer).
   explicit Fixture(const std::string& core, bool reinforce_into_core = false, int context = 0,
                    const std::string& net = "fc") {
     spec.reinforce_into_core = reinforce_into_core;
@@ -40,6 +40,7 @@ struct Fixture {
     spec.core = core;
     ExperimentConfig cfg;
     cfg.kind_options["conv-filters"] = "2";
+    cfg.kind_options["strided-filters"] = "2";
     model = std::make_unique<AttentionModel<double>>(
         spec, std::make_unique<Retina<double>>(4, 2), std::make_unique<GaussianPolicy<double>>(0.2),
         context > 0 ? std::make_unique<WholeCanvas<double>>(context, 1, kH, kW) : nullptr,

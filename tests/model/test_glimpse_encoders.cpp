@@ -2,9 +2,11 @@
 // kind's gradients against finite differences in double, over more rows than one chunk of the
 // conv kind's scratch, and with the forward pass run in step blocks as the model runs it.
 #include <catch2/catch.hpp>
+#include <type_traits>
 
 #include "src/model/conv_encoder.h"
 #include "src/model/glimpse_encoder.h"
+#include "src/model/strided_encoder.h"
 #include "src/train/make_kinds.h"
 #include "tests/gradcheck.h"
 
@@ -13,12 +15,15 @@ using namespace glimpse::test;
 
 namespace {
 
-// A glimpse of 2 channels of 5 x 5 (D = 50) into 3 units; --conv-filters 2.
+// A glimpse of 2 channels of 5 x 5 (D = 50) into 3 units; --conv-filters 2, --strided-filters 2 (of 3
+// layers: 5 -> 3 -> 2 -> 1 pixels a side).
 constexpr int kChannels = 2, kSide = 5, kD = kChannels * kSide * kSide, kHidden = 3;
 
 ExperimentConfig SmallConfig() {
   ExperimentConfig cfg;
   cfg.kind_options["conv-filters"] = "2";
+  cfg.kind_options["strided-filters"] = "2";
+  cfg.kind_options["strided-layers"] = "3";
   return cfg;
 }
 
@@ -84,18 +89,38 @@ TEST_CASE("The fc image path keeps RAM's parameter name and the conv path names 
   CHECK(conv.info(conv.Find("glimpse.conv1.W")).size == 2u * 3 * 3 * 2);
   CHECK(conv.info(conv.Find("glimpse.conv2.W")).size == 4u * 3 * 3 * 2);
   CHECK(conv.info(conv.Find("glimpse.fc_x.W")).size == static_cast<std::size_t>(kHidden) * 3 * 3 * 4);
+  // The strided path: conv1 2 filters of 3 x 3 x 2 (5 -> 3 a side), conv2 4 of 3 x 3 x 2 (3 -> 2), conv3
+  // 8 of 3 x 3 x 4 (2 -> 1); the fc layer reads 1 x 1 x 8 values.
+  ParamStore<double> strided;
+  const auto& kind = GlimpseEncoders<double>().Get("strided");
+  kind.make(SettingsOf(kind, cfg), kChannels, kSide, kHidden)->RegisterParams(strided, "glimpse");
+  CHECK(strided.info(strided.Find("glimpse.conv1.W")).size == 2u * 3 * 3 * 2);
+  CHECK(strided.info(strided.Find("glimpse.conv2.W")).size == 4u * 3 * 3 * 2);
+  CHECK(strided.info(strided.Find("glimpse.conv3.W")).size == 8u * 3 * 3 * 4);
+  CHECK(strided.info().size() == 8);  // three layers and the fc layer, a weight and a bias each
+  CHECK(strided.info(strided.Find("glimpse.fc_x.W")).size == static_cast<std::size_t>(kHidden) * 8);
 }
 
-TEST_CASE("The conv image path gives the same values and gradients whatever rows its convolutions take per pass",
-          "[model][glimpse-net]") {
+TEMPLATE_TEST_CASE(
+    "The conv and strided image paths give the same values and gradients whatever rows their "
+    "convolutions take per pass",
+    "[model][glimpse-net]", ConvEncoder<double>, StridedEncoder<double>) {
   // One pass per kChunk rows (a budget that fits them all) against one row at a time and 7 at a time
   // (a ragged last pass), over two forward blocks and one backward, as in the gradient check.
-  const int rows = ConvEncoder<double>::kChunk + 9, first = 70, filters = 2;
+  const int rows = TestType::kChunk + 9, first = 70, filters = 2;
   const Index all = Index{1} << 40;
   std::vector<std::vector<double>> hg, dx, grads;
-  // The larger column matrix is conv1's: S S output positions of 3 x 3 x C values a row.
-  for (const Index budget : {all, Index{1}, Index{7} * kSide * kSide * 9 * kChannels}) {
-    ConvEncoder<double> enc(kChannels, kSide, filters, kHidden, budget);
+  // The largest column matrix is conv1's: S S output positions (conv: stride 1; strided: S1 S1, stride 2)
+  // of 3 x 3 x C values a row.
+  const Index s1 = std::is_same_v<TestType, ConvEncoder<double>> ? kSide : (kSide - 1) / 2 + 1;
+  for (const Index budget : {all, Index{1}, Index{7} * s1 * s1 * 9 * kChannels}) {
+    auto make = [&] {
+      if constexpr (std::is_same_v<TestType, ConvEncoder<double>>)
+        return ConvEncoder<double>(kChannels, kSide, filters, kHidden, budget);
+      else
+        return StridedEncoder<double>(kChannels, kSide, filters, 3, kHidden, budget);
+    };
+    TestType enc = make();
     ParamStore<double> store;
     enc.RegisterParams(store, "glimpse");
     store.Allocate();
