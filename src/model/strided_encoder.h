@@ -11,11 +11,12 @@
 // A 100 x 100 canvas with F = 16 and L = 4 gives maps of 50, 25, 13 and 7 pixels a side and 3,136
 // values into the dense layer: about 8.6M multiply-adds a canvas forward, against the conv path's
 // 23M. The convolutions are drawn for a deep ReLU stack (He et al. 2015, "Delving deep into
-// rectifiers": W ~ U(-sqrt(6 / fan_in), sqrt(6 / fan_in)), b = 0); with the fully connected layers'
-// default (variance 1 / (3 fan_in)) four of them on a sparse cluttered100 canvas stayed at chance. As in the conv path,
-// the cache keeps every a_l of every row ([a_1 | ... | a_L] per row); Forward and Backward work through the rows in
-// chunks of kChunk in the scratch, the convolutions in smaller passes whose largest column matrix stays in the cache
-// (ConvRows), the dense layer once per chunk.
+// rectifiers": W ~ U(-sqrt(6 / fan_in), sqrt(6 / fan_in)), b = 0); drawn as the fully connected
+// layers are (variance 1 / (3 fan_in)), four of them on a sparse cluttered100 canvas stayed at
+// chance. As in the conv path, the cache keeps every a_l of every row ([a_1 | ... | a_L] per row);
+// Forward and Backward work through the rows in chunks of kChunk in the scratch, the convolutions in
+// smaller passes whose largest column matrix stays in the cache (ConvRows), the dense layer once per
+// chunk.
 #pragma once
 
 #include <algorithm>
