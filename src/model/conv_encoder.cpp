@@ -15,7 +15,8 @@ GlimpseEncoderKind<T> ConvEncoderKind() {
       "scales as channels, --conv-filters";
   k.options = {kConvFilters.Row()};
   k.make = [](const Settings& s, int channels, int side, int hidden) {
-    return std::make_unique<ConvEncoder<T>>(channels, side, kConvFilters.Get(s), hidden);
+    return std::make_unique<ConvEncoder<T>>(channels, side, ConvEncoder<T>::TwoLayers(kConvFilters.Get(s)),
+                                            ConvEncoder<T>::Draw::kDefault, hidden);
   };
   return k;
 }

@@ -1,21 +1,34 @@
-// A convolutional image path for the glimpse network (--glimpse-net conv), in the spirit of the
-// spatial transformer paper's ST-CNN (Jaderberg et al. 2015), whose classifier is a CNN on the
-// transformed image, in place of RAM's one fully connected layer (fc_encoder.h):
+// A convolutional image path for the glimpse network: a stack of 3 x 3 convolutions (padding 1),
+// each followed by a ReLU, then a fully connected layer, in place of RAM's one fully connected layer
+// (fc_encoder.h). Two kinds register it with their own stacks:
 //
-//   x  (N, C, S, S)    the glimpse, C = its scales (channels first)
-//   a1 (N, S, S, F)    = relu(conv 3 x 3, stride 1, padding 1, F filters)
-//   a2 (N, S2, S2, 2F) = relu(conv 3 x 3, stride 2, padding 1, 2F filters), S2 = (S - 1) / 2 + 1
-//   h_g (N, Gh)        = relu(W a2 + b)
+//   x   (N, C, S, S)          the glimpse, C = its scales (channels first); S_0 = S, F_0 = C
+//   a_l (N, S_l, S_l, F_l)    = relu(conv 3 x 3, stride s_l, padding 1 of a_{l-1}), S_l = (S_{l-1} - 1) / s_l + 1
+//   h_g (N, Gh)               = relu(W a_L + b)
 //
-// F = --conv-filters (16: a 12 x 12 glimpse of 3 scales gives a1 of 2,304 and a2 of 1,152 values a
-// row). Unlike the fc path, the filters are shared over the glimpse's positions, so a stroke is
-// recognised wherever it falls in the patch. The cache keeps a1 and a2 of every row ([a1 | a2]
-// per row); Forward and Backward work through the rows in chunks of kChunk in the scratch, the
-// convolutions in smaller passes whose column matrix stays in the cache (ConvRows), the dense layer
-// once per chunk (its weights are the largest matrix).
+// - conv (TwoLayers, conv_encoder.cpp), in the spirit of the spatial transformer paper's ST-CNN
+//   (Jaderberg et al. 2015): strides 1, 2; filters F, 2F (F = --conv-filters, 16: a 12 x 12 glimpse
+//   of 3 scales gives a_1 of 2,304 and a_2 of 1,152 values a row); drawn as the fully connected
+//   layers are (variance 1 / (3 fan_in)).
+// - strided (Strided, strided_encoder.cpp), the full-canvas CNN control's deeper and cheaper path:
+//   L = --strided-layers convolutions of stride 2, filters F, 2F, 4F, 4F, ... (F = --strided-filters).
+//   A 100 x 100 canvas with F = 16 and L = 4 gives maps of 50, 25, 13 and 7 pixels a side and 3,136
+//   values into the dense layer: about 8.6M multiply-adds a canvas forward, against the conv stack's
+//   23M (whose dense layer has 10M weights). Drawn for a deep ReLU stack (He et al. 2015, "Delving
+//   deep into rectifiers": W ~ U(-sqrt(6 / fan_in), sqrt(6 / fan_in)), b = 0); drawn as the fully
+//   connected layers are, four of them on a sparse cluttered100 canvas stayed at chance.
+//
+// The filters are shared over the glimpse's positions, so a stroke is recognised wherever it falls
+// in the patch. The cache keeps every a_l of every row ([a_1 | ... | a_L] per row); Forward and
+// Backward work through the rows in chunks of kChunk in the scratch, the convolutions in smaller
+// passes whose largest column matrix stays in the cache (ConvRows), the dense layer once per chunk
+// (its weights are the largest matrix).
 #pragma once
 
 #include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
 
 #include "src/model/glimpse_encoder.h"
 #include "src/nn/activations.h"
@@ -30,103 +43,152 @@ class ConvEncoder : public GlimpseEncoder<T> {
   static constexpr int kChunk = 128;            // rows per pass of the dense layer
   static constexpr Index kColValues = 1 << 18;  // a column matrix of about 1 MB: the convolutions' rows per pass
 
+  struct Layer {
+    int filters, stride;
+  };
+  enum class Draw { kDefault, kHe };  // the convolutions' initial weights (see above)
+  // The conv kind's stack: strides 1, 2; filters F, 2F.
+  static std::vector<Layer> TwoLayers(int f) { return {{f, 1}, {2 * f, 2}}; }
+  // The strided kind's stack: `layers` of stride 2; filters F, 2F, 4F, 4F, ...
+  static std::vector<Layer> Strided(int f, int layers) {
+    Check(layers >= 1, "--strided-layers: at least 1");
+    std::vector<Layer> stack;
+    for (int l = 0; l < layers; ++l) stack.push_back({f << std::min(l, 2), 2});
+    return stack;
+  }
+
   // col_values: the column matrix's budget (kColValues; a test passes a smaller one).
-  ConvEncoder(int channels, int side, int filters, int hidden, Index col_values = kColValues)
-      : c_(channels), s_(side), f_(filters), gh_(hidden), col_values_(col_values) {}
+  ConvEncoder(int channels, int side, std::vector<Layer> stack, Draw draw, int hidden, Index col_values = kColValues)
+      : c_(channels), s_(side), stack_(std::move(stack)), draw_(draw), gh_(hidden), col_values_(col_values) {
+    Check(!stack_.empty(), "a conv image path needs at least one convolution");
+  }
 
   void RegisterParams(ParamStore<T>& store, const std::string& prefix) override {
     using L = typename Conv2d<T>::Layout;
-    conv1_ = Conv2d<T>(store, prefix + ".conv1", c_, s_, s_, f_, 3, 1, 1, L::kChannelsFirst);
-    conv2_ = Conv2d<T>(store, prefix + ".conv2", f_, s_, s_, 2 * f_, 3, 2, 1, L::kChannelsLast);
-    fc_ = Linear<T>(store, prefix + ".fc_x", conv2_.out_size(), gh_);
+    store_ = &store;
+    conv_.clear();
+    int channels = c_, side = s_;
+    for (std::size_t l = 0; l < stack_.size(); ++l) {
+      conv_.emplace_back(store, prefix + ".conv" + std::to_string(l + 1), channels, side, side, stack_[l].filters, 3,
+                         stack_[l].stride, 1, l == 0 ? L::kChannelsFirst : L::kChannelsLast);
+      channels = stack_[l].filters;
+      side = conv_.back().out_height();
+    }
+    fc_ = Linear<T>(store, prefix + ".fc_x", conv_.back().out_size(), gh_);
+    offset_.assign(1, 0);  // a_l's offset in a row of the cache, and its chunk's in the scratch (times kChunk)
+    for (const auto& c : conv_) offset_.push_back(offset_.back() + c.out_size());
   }
   void Init(Rng& rng) override {
-    conv1_.Init(rng);
-    conv2_.Init(rng);
+    for (auto& c : conv_) {
+      if (draw_ == Draw::kDefault) {
+        c.Init(rng);
+        continue;
+      }
+      const auto& w = store_->info(c.weight());  // He et al. (2015)
+      const double fan_in = static_cast<double>(w.size) / c.filters();
+      store_->InitUniform(c.weight(), static_cast<T>(std::sqrt(6.0 / fan_in)), rng);
+      store_->InitConstant(c.bias(), T(0));
+    }
     fc_.Init(rng);
   }
-  int cache_size() const override { return a1() + a2(); }
-  // col (ConvRows() rows) | y1 | y2 | d1 | d2 (kChunk rows each) (Split).
-  std::size_t scratch_size() const override { return ColSize() + 2 * static_cast<std::size_t>(kChunk) * (a1() + a2()); }
+  int cache_size() const override { return static_cast<int>(offset_.back()); }
+  // col (ConvRows() rows) | a_1 .. a_L | their gradients (kChunk rows each) (Split).
+  std::size_t scratch_size() const override {
+    return ColSize() + 2 * static_cast<std::size_t>(kChunk) * static_cast<std::size_t>(cache_size());
+  }
 
   void Forward(const T* x, int rows, T* hg, T* cache, T* scratch) const override {
     Scratch s = Split(scratch);
-    const int cr = ConvRows();
+    const int cr = ConvRows(), layers = Layers();
     for (int r0 = 0; r0 < rows; r0 += kChunk) {
       const int n = std::min(kChunk, rows - r0);
       for (int q = 0; q < n; q += cr) {  // the convolutions, cr rows at a time
         const int m = std::min(cr, n - q);
-        T* y1 = s.y1 + static_cast<Index>(q) * a1();
-        T* y2 = s.y2 + static_cast<Index>(q) * a2();
-        conv1_.Forward(x + static_cast<Index>(r0 + q) * In(), m, y1, s.col);
-        ReluForward(y1, static_cast<std::size_t>(m) * a1(), y1);
-        conv2_.Forward(y1, m, y2, s.col);
-        ReluForward(y2, static_cast<std::size_t>(m) * a2(), y2);
+        const T* in = x + static_cast<Index>(r0 + q) * conv_[0].in_size();
+        for (int l = 0; l < layers; ++l) {
+          T* y = A(s.a, l) + static_cast<Index>(q) * Out(l);
+          conv_[l].Forward(in, m, y, s.col);
+          ReluForward(y, static_cast<std::size_t>(m) * Out(l), y);
+          in = y;
+        }
       }
       T* h = hg + static_cast<Index>(r0) * gh_;
-      fc_.Forward(s.y2, n, h);  // the dense layer once over the chunk's rows
+      fc_.Forward(A(s.a, layers - 1), n, h);  // the dense layer once over the chunk's rows
       ReluForward(h, static_cast<std::size_t>(n) * gh_, h);
-      for (int i = 0; i < n; ++i) {  // keep a1, a2 of each row for Backward
+      for (int i = 0; i < n; ++i) {  // keep every a_l of each row for Backward
         T* c = cache + static_cast<Index>(r0 + i) * cache_size();
-        std::copy_n(s.y1 + static_cast<Index>(i) * a1(), a1(), c);
-        std::copy_n(s.y2 + static_cast<Index>(i) * a2(), a2(), c + a1());
+        for (int l = 0; l < layers; ++l)
+          std::copy_n(A(s.a, l) + static_cast<Index>(i) * Out(l), Out(l), c + offset_[l]);
       }
     }
   }
 
   void Backward(const T* x, const T* hg, const T* cache, T* dhg, int rows, T* dx, T* scratch) const override {
     Scratch s = Split(scratch);
-    const int cr = ConvRows();
+    const int cr = ConvRows(), last = Layers() - 1;
     ReluBackward(hg, dhg, static_cast<std::size_t>(rows) * gh_, dhg);
     for (int r0 = 0; r0 < rows; r0 += kChunk) {
       const int n = std::min(kChunk, rows - r0);
       for (int i = 0; i < n; ++i) {
         const T* c = cache + static_cast<Index>(r0 + i) * cache_size();
-        std::copy_n(c, a1(), s.y1 + static_cast<Index>(i) * a1());
-        std::copy_n(c + a1(), a2(), s.y2 + static_cast<Index>(i) * a2());
+        for (int l = 0; l <= last; ++l) std::copy_n(c + offset_[l], Out(l), A(s.a, l) + static_cast<Index>(i) * Out(l));
       }
-      fc_.Backward(s.y2, dhg + static_cast<Index>(r0) * gh_, n, s.d2);
-      ReluBackward(s.y2, s.d2, static_cast<std::size_t>(n) * a2(), s.d2);
+      fc_.Backward(A(s.a, last), dhg + static_cast<Index>(r0) * gh_, n, A(s.d, last));
       for (int q = 0; q < n; q += cr) {
         const int m = std::min(cr, n - q);
-        const T* y1 = s.y1 + static_cast<Index>(q) * a1();
-        T* d1 = s.d1 + static_cast<Index>(q) * a1();
-        conv2_.Backward(y1, s.d2 + static_cast<Index>(q) * a2(), m, d1, s.col);
-        ReluBackward(y1, d1, static_cast<std::size_t>(m) * a1(), d1);
-        const Index at = static_cast<Index>(r0 + q) * In();
-        conv1_.Backward(x + at, d1, m, dx ? dx + at : nullptr, s.col);
+        for (int l = last; l >= 0; --l) {  // d holds the gradient at a_l; through its ReLU, then its convolution
+          const T* y = A(s.a, l) + static_cast<Index>(q) * Out(l);
+          T* d = A(s.d, l) + static_cast<Index>(q) * Out(l);
+          ReluBackward(y, d, static_cast<std::size_t>(m) * Out(l), d);
+          if (l > 0) {
+            conv_[l].Backward(A(s.a, l - 1) + static_cast<Index>(q) * Out(l - 1), d, m,
+                              A(s.d, l - 1) + static_cast<Index>(q) * Out(l - 1), s.col);
+          } else {
+            const Index at = static_cast<Index>(r0 + q) * conv_[0].in_size();
+            conv_[0].Backward(x + at, d, m, dx ? dx + at : nullptr, s.col);
+          }
+        }
       }
     }
   }
 
  private:
   struct Scratch {
-    T *col, *y1, *y2, *d1, *d2;
+    T *col, *a, *d;  // a, d: kChunk rows of each a_l (and of its gradient), layer after layer
   };
   Scratch Split(T* p) const {
     Scratch s;
     s.col = p;
-    s.y1 = s.col + ColSize();
-    s.y2 = s.y1 + static_cast<Index>(kChunk) * a1();
-    s.d1 = s.y2 + static_cast<Index>(kChunk) * a2();
-    s.d2 = s.d1 + static_cast<Index>(kChunk) * a1();
+    s.a = s.col + ColSize();
+    s.d = s.a + static_cast<Index>(kChunk) * cache_size();
     return s;
   }
-  // Rows per pass of the convolutions: as many as keep the larger column matrix within kColValues
+  int Layers() const { return static_cast<int>(conv_.size()); }
+  // Layer l's kChunk rows in a scratch block (a or d).
+  T* A(T* block, int l) const { return block + static_cast<Index>(kChunk) * offset_[l]; }
+  int Out(int l) const { return conv_[l].out_size(); }
+  // Rows per pass of the convolutions: as many as keep the largest column matrix within kColValues
   // (col_values_; at least 1, at most kChunk), so that it stays in the cache between im2col and its product.
   int ConvRows() const {
-    const auto one = static_cast<Index>(std::max(conv1_.col_size(1), conv2_.col_size(1)));
+    Index one = 1;
+    for (const auto& c : conv_) one = std::max<Index>(one, static_cast<Index>(c.col_size(1)));
     return static_cast<int>(std::clamp<Index>(col_values_ / one, 1, kChunk));
   }
-  // The column matrix of either convolution, one at a time.
-  std::size_t ColSize() const { return std::max(conv1_.col_size(ConvRows()), conv2_.col_size(ConvRows())); }
-  int In() const { return conv1_.in_size(); }
-  int a1() const { return conv1_.out_size(); }
-  int a2() const { return conv2_.out_size(); }
+  // The column matrix of any layer, one at a time.
+  std::size_t ColSize() const {
+    std::size_t most = 0;
+    for (const auto& c : conv_) most = std::max(most, c.col_size(ConvRows()));
+    return most;
+  }
 
-  int c_, s_, f_, gh_;
+  int c_, s_;
+  std::vector<Layer> stack_;
+  Draw draw_;
+  int gh_;
   Index col_values_;
-  Conv2d<T> conv1_, conv2_;
+  ParamStore<T>* store_ = nullptr;
+  std::vector<Conv2d<T>> conv_;
+  std::vector<Index> offset_ = {0};
   Linear<T> fc_;
 };
 

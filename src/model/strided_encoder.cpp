@@ -1,4 +1,5 @@
-#include "src/model/strided_encoder.h"
+// The conv image path (conv_encoder.h) as the full-canvas CNN control's deeper, cheaper stack.
+#include "src/model/conv_encoder.h"
 
 namespace glimpse {
 
@@ -17,7 +18,9 @@ GlimpseEncoderKind<T> StridedEncoderKind() {
       "fully connected layer; the full-canvas CNN control's deeper, cheaper network";
   k.options = {kStridedFilters.Row(), kStridedLayers.Row()};
   k.make = [](const Settings& s, int channels, int side, int hidden) {
-    return std::make_unique<StridedEncoder<T>>(channels, side, kStridedFilters.Get(s), kStridedLayers.Get(s), hidden);
+    using E = ConvEncoder<T>;
+    return std::make_unique<E>(channels, side, E::Strided(kStridedFilters.Get(s), kStridedLayers.Get(s)), E::Draw::kHe,
+                               hidden);
   };
   return k;
 }
