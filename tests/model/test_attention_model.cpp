@@ -229,6 +229,7 @@ TEST_CASE("Differentiable reads: whole-model gradient check for every registered
         ExperimentConfig cfg = SmallReads(registered.name);
         cfg.glimpse_net = net;
         cfg.kind_options["conv-filters"] = "2";
+        cfg.kind_options["strided-filters"] = "2";
         const auto owned = MakeAttentionModel<double>(spec, cfg, kH, kW);
         AttentionModel<double>& model = *owned;
 
