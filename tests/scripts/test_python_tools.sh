@@ -382,6 +382,26 @@ echo "$out" | grep -Eq '^\| ev \| val \| last \| 2 \| 1 \| [0-9.]+ \| - \| - \|$
   --trajectories 3 --threads 1 >/dev/null
 "$py" "$root/scripts/plot.py" trajectories "$tmp/results/dram.h5" --out "$tmp/traj-dram.png"
 [ -s "$tmp/traj-dram.png" ] || { echo "FAIL: traj-dram.png missing"; exit 1; }
+"$py" "$root/scripts/plot.py" trajectories "$tmp/results/dram.h5" --scales-drawn 1 --out "$tmp/traj-dram-1.png"
+[ -s "$tmp/traj-dram-1.png" ] || { echo "FAIL: traj-dram-1.png missing"; exit 1; }
+# Per image: the path of the centres, then each of the 4 glimpses' outlines (2 scales, or the finest
+# with scales=1), glimpses 1-2 (object 1) cyan and 3-4 (object 2) magenta; the digits named apart.
+"$py" - "$tmp/results/dram.h5" <<'PY'
+import sys
+from glimpse import plot, runs
+run = runs.load_run(sys.argv[1])
+for scales, per_glimpse in ((None, 2), (1, 1)):
+    ax = plot.draw_trajectories(run, count=1, scales=scales).axes[0]
+    lines = ax.get_lines()
+    assert len(lines) == 1 + 4 * per_glimpse, (scales, len(lines))
+    colours = [line.get_color() for line in lines[1:]]
+    assert colours == ["cyan"] * (2 * per_glimpse) + ["magenta"] * (2 * per_glimpse), colours
+    label = int(run["trajectories"]["label"][0])
+    assert ax.get_title().startswith(f"label {label // 10} {label % 10}, answer "), ax.get_title()
+PY
+if "$py" "$root/scripts/plot.py" trajectories "$tmp/results/dram.h5" --scales-drawn 0 --out "$tmp/x.png" 2>/dev/null; then
+  echo "FAIL: --scales-drawn 0 was accepted"; exit 1
+fi
 "$py" "$root/scripts/plot.py" trajectories "$tmp/results/tiny/learned.h5" --out "$tmp/traj.png"
 "$py" "$root/scripts/plot.py" attention "$tmp/results/strip/soft.h5" --out "$tmp/att.png"
 for f in curves variance traj att; do [ -s "$tmp/$f.png" ] || { echo "FAIL: $f.png missing"; exit 1; }; done

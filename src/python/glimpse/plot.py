@@ -7,7 +7,8 @@ from Python or a notebook: from glimpse import plot; plot.draw_curves(runs.load_
                      [--figsize W H] [--fontsize 9]                       +-1 std), a colour per attention
                                                                           kind; .png, .pdf or .svg
     scripts/plot.py trajectories RUN.h5 --out traj.png [--epoch -1]      glimpses drawn over test images
-                                                                          (hard attention, DRAW, STN)
+                     [--scales-drawn K]                                   (hard attention, DRAW, STN); K:
+                                                                          only the K finest scales
     scripts/plot.py animate RUN.h5 --out glimpses.gif [--epoch -1]       the same as a GIF, one frame
                      [--count 4] [--fps 2]                                per glimpse
     scripts/plot.py variance EXPERIMENT|RUN.h5 ... --out var.png         gradient variance per run
@@ -230,6 +231,9 @@ def _glimpses(run, epoch):
         ]
     except ValueError as e:
         sys.exit(f"plot.py: {run['path']}: {e}")
+    # pairs100's class is 10 a + b for the digits a, b left to right: written "a b" (0 7, not 7).
+    name = (lambda v: f"{v // 10} {v % 10}") if run["config"].get("env") == "pairs100" else str
+    labels, preds = [name(int(v)) for v in labels], [name(int(v)) for v in preds]
     return images, labels, preds, int(tj["epoch"][epoch]), shapes
 
 
@@ -252,16 +256,21 @@ def _legend(run):
     return "red first, yellow last"
 
 
-def _draw_image(ax, image, label, pred, shapes, upto, W, H, colours):
-    """One test image with its glimpses 1..upto: each scale's outline (colours[t]; the current
-    glimpse solid, earlier ones faint) and the path of the centres."""
+def _drawn(scales):
+    """The title's note of which scales are outlined (none when all are)."""
+    return "" if scales is None else f", the {'finest scale' if scales == 1 else f'{scales} finest scales'} drawn"
+
+
+def _draw_image(ax, image, label, pred, shapes, upto, W, H, colours, scales=None):
+    """One test image with its glimpses 1..upto: the outline of each of its `scales` finest scales
+    (None: all; colours[t]; the current glimpse solid, earlier ones faint) and the path of the centres."""
     ax.imshow(image, cmap="gray", vmin=0, vmax=1)
     xs = [c[0] for _, c in shapes[:upto]]
     ys = [c[1] for _, c in shapes[:upto]]
     ax.plot(xs, ys, "-", color="yellow", lw=1)
     for t in range(upto):
         colour = colours[t]
-        for poly in shapes[t][0]:
+        for poly in shapes[t][0][:scales]:
             ax.plot(
                 poly[:, 0],
                 poly[:, 1],
@@ -284,24 +293,28 @@ def _title(run, what):
     )
 
 
-def draw_trajectories(run, epoch=-1, count=8):
-    """A figure of the logged glimpses of run (from runs.load_run) over its test images: every
-    scale's outline of every glimpse (retina patches, DRAW's filter grid, the transformer's grid)."""
+def draw_trajectories(run, epoch=-1, count=8, scales=None):
+    """A figure of the logged glimpses of run (from runs.load_run) over its test images: the outline
+    of each glimpse's `scales` finest scales (None: all; retina patches, DRAW's filter grid, the
+    transformer's grid)."""
     images, labels, preds, ep, shapes = _glimpses(run, epoch)
     n = min(count, len(images))
     H, W = images.shape[1:]
     fig, axes = plt.subplots(1, n, figsize=(2.2 * n, 2.7))
     colours = _colours(run, len(shapes[0]))
     for i, ax in enumerate(np.atleast_1d(axes)):
-        _draw_image(ax, images[i], labels[i], preds[i], shapes[i], len(shapes[i]), W, H, colours)
-    fig.suptitle(textwrap.fill(_title(run, f"glimpses after epoch {ep} ({_legend(run)})"), 30 * n), fontsize=8)
+        _draw_image(ax, images[i], labels[i], preds[i], shapes[i], len(shapes[i]), W, H, colours, scales)
+    fig.suptitle(
+        textwrap.fill(_title(run, f"glimpses after epoch {ep}{_drawn(scales)} ({_legend(run)})"), 30 * n), fontsize=8
+    )
     fig.tight_layout()
     return fig
 
 
-def animate(path, out, epoch=-1, count=4, fps=2):
+def animate(path, out, epoch=-1, count=4, fps=2, scales=None):
     """A GIF of the logged glimpses: frame t shows glimpses 1..t of `count` test images (the current
-    one solid), then a last frame holds the answer."""
+    one solid; the outlines of its `scales` finest scales, None: all), then a last frame holds the
+    answer."""
     from matplotlib.animation import FuncAnimation, PillowWriter
 
     run = runs.load_run(path)
@@ -317,9 +330,9 @@ def animate(path, out, epoch=-1, count=4, fps=2):
         t = min(f + 1, T)
         for i, ax in enumerate(axes):
             ax.clear()
-            _draw_image(ax, images[i], labels[i], preds[i], shapes[i], t, W, H, colours)
+            _draw_image(ax, images[i], labels[i], preds[i], shapes[i], t, W, H, colours, scales)
         what = f"glimpse {t} of {T}" if f < T else f"all {T} glimpses, and the answer"
-        what += f" ({_legend(run)})"
+        what += f"{_drawn(scales)} ({_legend(run)})"
         fig.suptitle(textwrap.fill(_title(run, f"{what}, after epoch {ep}"), 32 * n), fontsize=8)
         return list(axes)
 
@@ -328,8 +341,8 @@ def animate(path, out, epoch=-1, count=4, fps=2):
     plt.close(fig)
 
 
-def trajectories(path, out, epoch=-1, count=8):
-    draw_trajectories(runs.load_run(path), epoch, count).savefig(out, dpi=110)
+def trajectories(path, out, epoch=-1, count=8, scales=None):
+    draw_trajectories(runs.load_run(path), epoch, count, scales).savefig(out, dpi=110)
 
 
 def draw_attention(run, epoch=-1, count=4):
@@ -479,6 +492,17 @@ def variance(paths, out):
     fig.savefig(out, dpi=110)
 
 
+def _positive(text):
+    """argparse type: an integer of at least 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number of at least 1, got '{text}'")
+    return value
+
+
 def main(argv):
     plt.switch_backend("Agg")  # as a command: files only, no window
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -505,6 +529,12 @@ def main(argv):
         help="profile: S,S,...: each experiment is a benchmark's rows; only rows whose every seed of S finished count",
     )
     p.add_argument("--epoch", type=int, default=-1, help="trajectories, attention: which logged epoch (-1 = last)")
+    p.add_argument(
+        "--scales-drawn",
+        type=_positive,
+        help="trajectories, animate: outline only each glimpse's K finest scales (default: all)",
+        metavar="K",
+    )
     a = p.parse_args(argv)
     if a.figure == "curves":
         df = runs.load_runs(_paths(a.runs))
@@ -529,9 +559,9 @@ def main(argv):
             df = rows.complete_experiments(a.runs, [int(x) for x in a.seeds.split(",")])
         draw_profile(df, a.by).savefig(a.out, dpi=110)
     elif a.figure == "trajectories":
-        trajectories(_paths(a.runs)[0], a.out, a.epoch)
+        trajectories(_paths(a.runs)[0], a.out, a.epoch, scales=a.scales_drawn)
     elif a.figure == "animate":
-        animate(_paths(a.runs)[0], a.out, a.epoch, a.count, a.fps)
+        animate(_paths(a.runs)[0], a.out, a.epoch, a.count, a.fps, a.scales_drawn)
     elif a.figure == "attention":
         attention(_paths(a.runs)[0], a.out, a.epoch)
     else:
