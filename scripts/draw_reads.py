@@ -6,6 +6,9 @@
 For every attention whose glimpses can be drawn (the retina's policies, DRAW, the spatial transformer,
 pathwise): per glimpse, the share of the images whose glimpse centre lies on the digit's box, and
 whose finest scale overlaps it (the boxes rendered again by the run's task, seed and data).
+For DRAM (--agent dram) on a two-digit task: per glimpse, the digit it serves (glimpses 1..K the first
+digit left to right, K+1..2K the second) and the share whose centre lies on that digit's box, whose
+finest scale overlaps it, and whose centre lies on the other digit's box.
 For DRAW also the mean and the spread over the images of its read (grid centre, span, filter width),
 decoded as src/attention/draw_read.h does: the grid centre in units of half the canvas (0 = centre;
 +-1 = an edge); the span, the distance covered by the N filter centres, N x delta, in pixels; sigma,
@@ -39,6 +42,20 @@ def read_table(path, evaluation=-1):
     return epoch, rows
 
 
+def _on(box, cx, cy):
+    """Whether the centre (cx, cy) lies on box (x0, y0, x1, y1, x1 and y1 exclusive), in display
+    coordinates, where pixel column j is centred at x = j: the box spans [x0 - 0.5, x1 - 0.5)."""
+    x0, y0, x1, y1 = box
+    return x0 - 0.5 <= cx < x1 - 0.5 and y0 - 0.5 <= cy < y1 - 0.5
+
+
+def _overlaps(box, poly):
+    """Whether the outline poly (its corners, display coordinates) overlaps box, as in _on."""
+    x0, y0, x1, y1 = box
+    px, py = poly[:, 0], poly[:, 1]
+    return px.min() < x1 - 0.5 and x0 - 0.5 < px.max() and py.min() < y1 - 0.5 and y0 - 0.5 < py.max()
+
+
 def cover_table(path, evaluation=-1):
     """Per glimpse: (glimpse, % of images whose centre lies on the digit's box, % whose finest scale
     overlaps the box), at the evaluation; and that evaluation's epoch."""
@@ -54,13 +71,37 @@ def cover_table(path, evaluation=-1):
         on, sees = 0, 0
         for i in range(params.shape[0]):
             polys, (cx, cy) = geometry.outlines(config, params[i, t], H, W)
-            x0, y0, x1, y1 = boxes[i]
-            # Display coordinates: pixel column j is centred at x = j, so the box spans [x0 - 0.5, x1 - 0.5).
-            on += x0 - 0.5 <= cx < x1 - 0.5 and y0 - 0.5 <= cy < y1 - 0.5
-            px, py = polys[0][:, 0], polys[0][:, 1]
-            sees += px.min() < x1 - 0.5 and x0 - 0.5 < px.max() and py.min() < y1 - 0.5 and y0 - 0.5 < py.max()
+            on += _on(boxes[i], cx, cy)
+            sees += _overlaps(boxes[i], polys[0])
         n = params.shape[0]
         rows.append((t + 1, 100 * on / n, 100 * sees / n))
+    return epoch, rows
+
+
+def object_table(path, evaluation=-1):
+    """DRAM on two digits, per glimpse: (glimpse, the digit it serves (1, 2), % of images whose centre
+    lies on that digit's box, % whose finest scale overlaps it, % whose centre lies on the other digit's
+    box), at the evaluation; and that evaluation's epoch."""
+    run = runs.load_run(path)
+    config, tj = run["config"], run["trajectories"]
+    if config.get("agent") != "dram":
+        raise ValueError(f"{path}: --agent {config.get('agent')}, not dram")
+    params = np.asarray(tj["locations"][evaluation])  # (images, T, 2)
+    epoch = int(tj["epoch"][evaluation])
+    H, W = runs.trajectory_images(run).shape[-2:]
+    boxes = np.asarray(runs.trajectory_object_boxes(run))  # (images, 2, 4)
+    K = int(config.get("glimpses"))
+    rows = []
+    for t in range(params.shape[1]):
+        j = min(t // K, 1)
+        own, sees, other = 0, 0, 0
+        for i in range(params.shape[0]):
+            polys, (cx, cy) = geometry.outlines(config, params[i, t], H, W)
+            own += _on(boxes[i, j], cx, cy)
+            sees += _overlaps(boxes[i, j], polys[0])
+            other += _on(boxes[i, 1 - j], cx, cy)
+        n = params.shape[0]
+        rows.append((t + 1, j + 1, 100 * own / n, 100 * sees / n, 100 * other / n))
     return epoch, rows
 
 
@@ -70,16 +111,25 @@ def main():
     ap.add_argument("--evaluation", type=int, default=-1)
     a = ap.parse_args()
     try:
-        epoch, cover = cover_table(a.run, a.evaluation)
-        draw = runs.load_run(a.run)["config"].get("attention") == "draw"
-        rows = read_table(a.run, a.evaluation)[1] if draw else []
+        config = runs.load_run(a.run)["config"]
+        if config.get("agent") == "dram":  # the digit box of the one-digit table would be the first digit's
+            epoch, objects, cover = *object_table(a.run, a.evaluation), []
+        else:
+            (epoch, cover), objects = cover_table(a.run, a.evaluation), []
+        rows = read_table(a.run, a.evaluation)[1] if config.get("attention") == "draw" else []
     except (ValueError, OSError, KeyError, IndexError) as e:
         sys.exit(f"draw_reads.py: {a.run}: {e}")
     print(f"{a.run}: glimpses of the logged test images after epoch {epoch}")
-    print("| glimpse | centre on the digit % | finest scale overlaps the digit % |")
-    print("|---|---|---|")
+    if cover:
+        print("| glimpse | centre on the digit % | finest scale overlaps the digit % |")
+        print("|---|---|---|")
     for t, on, sees in cover:
         print(f"| {t} | {on:.0f} | {sees:.0f} |")
+    if objects:
+        print("| glimpse | the digit it serves | centre on it % | finest scale overlaps it % | centre on the other % |")
+        print("|---|---|---|---|---|")
+    for t, j, own, sees, other in objects:
+        print(f"| {t} | {j} | {own:.0f} | {sees:.0f} | {other:.0f} |")
     if rows:
         print("\n| glimpse | centre x (mean +- sd) | centre y | span px | sigma px |")
         print("|---|---|---|---|---|")

@@ -399,6 +399,31 @@ for scales, per_glimpse in ((None, 2), (1, 1)):
     label = int(run["trajectories"]["label"][0])
     assert ax.get_title().startswith(f"label {label // 10} {label % 10}, answer "), ax.get_title()
 PY
+# draw_reads.py on DRAM: per glimpse the digit it serves (2 glimpses a digit), and shares in [0, 100].
+out=$("$py" "$root/scripts/draw_reads.py" "$tmp/results/dram.h5")
+echo "$out" | grep -q "the digit it serves" || { echo "FAIL: draw_reads.py on DRAM: $out"; exit 1; }
+[ "$(echo "$out" | grep -E '^\| [0-9]+ \|' | awk -F'|' '{printf "%d", $3}')" = 1122 ] \
+  || { echo "FAIL: draw_reads.py: the glimpses should serve digits 1, 1, 2, 2: $out"; exit 1; }
+echo "$out" | grep -E '^\| [0-9]+ \|' | awk -F'|' '{for (c = 4; c <= 6; ++c) if ($c < 0 || $c > 100) exit 1}' \
+  || { echo "FAIL: draw_reads.py: a share outside [0, 100]: $out"; exit 1; }
+# ... and on a hand-made run (20 x 20 canvas, one 4 x 4 scale, one glimpse a digit): image 0 looks at
+# its first digit, then its second; image 1 at its second digit first, then at neither.
+"$py" - "$root/scripts/draw_reads.py" <<'PY'
+import importlib.util, sys
+import numpy as np
+spec = importlib.util.spec_from_file_location("draw_reads", sys.argv[1])
+dr = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(dr)
+config = {"agent": "dram", "glimpses": "1", "attention": "gaussian", "patch": "4", "scales": "1"}
+# centres W/2 + x W/2 - 0.5: x = 0 -> 9.5, -0.9 -> 0.5, 0.5 -> 14.5
+locations = np.array([[[0, 0], [-0.9, -0.9]], [[-0.9, -0.9], [0.5, 0.5]]])
+run = {"config": config, "trajectories": {"locations": locations[None], "epoch": np.array([3])}}
+dr.runs.load_run = lambda path: run
+dr.runs.trajectory_images = lambda r: np.zeros((2, 20, 20))
+dr.runs.trajectory_object_boxes = lambda r: np.array([[[8, 8, 12, 12], [0, 0, 4, 4]]] * 2)
+epoch, rows = dr.object_table("fake.h5")
+assert epoch == 3 and rows == [(1, 1, 50.0, 50.0, 50.0), (2, 2, 50.0, 50.0, 0.0)], rows
+PY
 if "$py" "$root/scripts/plot.py" trajectories "$tmp/results/dram.h5" --scales-drawn 0 --out "$tmp/x.png" 2>/dev/null; then
   echo "FAIL: --scales-drawn 0 was accepted"; exit 1
 fi

@@ -51,6 +51,7 @@ __all__ = [
     "summary",
     "trajectory_images",
     "trajectory_boxes",
+    "trajectory_object_boxes",
     "configuration_key",
     "configuration_groups",
     "configuration_id",
@@ -302,6 +303,17 @@ def trajectory_boxes(run):
     if "label" not in run["trajectories"]:
         raise ValueError(f"{run['path']} logged no trajectories")
     return _render_logged(run)[1]["box"]
+
+
+def trajectory_object_boxes(run):
+    """The boxes of each object of a run's logged test samples on a two-digit task (pairs100, sum100),
+    int (N, 2, 4), the digits left to right as the task orders them; rendered again as trajectory_boxes."""
+    if "label" not in run["trajectories"]:
+        raise ValueError(f"{run['path']} logged no trajectories")
+    info = _render_logged(run)[1]
+    if "object_boxes" not in info:
+        raise ValueError(f"{run['path']}: --env {run['config'].get('env')} has one object a canvas")
+    return info["object_boxes"]
 
 
 def _render_logged(run):
