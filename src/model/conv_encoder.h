@@ -26,7 +26,6 @@
 #pragma once
 
 #include <algorithm>
-#include <cmath>
 #include <string>
 #include <vector>
 
@@ -65,7 +64,6 @@ class ConvEncoder : public GlimpseEncoder<T> {
 
   void RegisterParams(ParamStore<T>& store, const std::string& prefix) override {
     using L = typename Conv2d<T>::Layout;
-    store_ = &store;
     conv_.clear();
     int channels = c_, side = s_;
     for (std::size_t l = 0; l < stack_.size(); ++l) {
@@ -79,16 +77,7 @@ class ConvEncoder : public GlimpseEncoder<T> {
     for (const auto& c : conv_) offset_.push_back(offset_.back() + c.out_size());
   }
   void Init(Rng& rng) override {
-    for (auto& c : conv_) {
-      if (draw_ == Draw::kDefault) {
-        c.Init(rng);
-        continue;
-      }
-      const auto& w = store_->info(c.weight());  // He et al. (2015)
-      const double fan_in = static_cast<double>(w.size) / c.filters();
-      store_->InitUniform(c.weight(), static_cast<T>(std::sqrt(6.0 / fan_in)), rng);
-      store_->InitConstant(c.bias(), T(0));
-    }
+    for (auto& c : conv_) draw_ == Draw::kHe ? c.InitHe(rng) : c.Init(rng);
     fc_.Init(rng);
   }
   int cache_size() const override { return static_cast<int>(offset_.back()); }
@@ -186,7 +175,6 @@ class ConvEncoder : public GlimpseEncoder<T> {
   Draw draw_;
   int gh_;
   Index col_values_;
-  ParamStore<T>* store_ = nullptr;
   std::vector<Conv2d<T>> conv_;
   std::vector<Index> offset_ = {0};
   Linear<T> fc_;

@@ -44,6 +44,8 @@ class Conv2d {
   // PyTorch's default for a convolution: W, b ~ U(-1/sqrt(fan_in), 1/sqrt(fan_in)), fan_in = k k C
   // (Linear's, whose fan-in is the column matrix's width).
   void Init(Rng& rng) { fc_.Init(rng); }
+  // He et al. (2015) for a deep ReLU stack: W ~ U(-sqrt(6 / fan_in), sqrt(6 / fan_in)), b = 0.
+  void InitHe(Rng& rng) { fc_.InitHe(rng); }
 
   // y (B, OH, OW, F) = conv(x) + b. col: scratch of col_size(rows) values.
   void Forward(const T* x, int rows, T* y, T* col) const {

@@ -39,6 +39,12 @@ class Linear {
     if (b_ >= 0) store_->InitUniform(b_, scale, rng);
   }
 
+  // He et al. (2015) for a layer that feeds a ReLU: W ~ U(-sqrt(6/in), sqrt(6/in)) (variance 2 / in), b = 0.
+  void InitHe(Rng& rng) {
+    store_->InitUniform(w_, static_cast<T>(std::sqrt(6.0 / static_cast<double>(in_))), rng);
+    if (b_ >= 0) store_->InitConstant(b_, T(0));
+  }
+
   // y (B, out) = x (B, in) W^T + b; with accumulate, y += x W^T + b.
   void Forward(const T* x, int batch, T* y, bool accumulate = false) const {
     Gemm<T>(false, true, batch, out_, in_, T(1), x, in_, store_->value(w_), in_, accumulate ? T(1) : T(0), y, out_);
