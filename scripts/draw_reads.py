@@ -25,14 +25,21 @@ os.environ.setdefault("GLIMPSE_ROOT", os.path.dirname(os.path.dirname(os.path.ab
 from glimpse import geometry, runs  # noqa: E402  (runs.load_run checks the file's checksum)
 
 
-def read_table(path, evaluation=-1):
-    run = runs.load_run(path)  # checks the file first
-    config, tj = run["config"], run["trajectories"]
-    if config.get("attention") != "draw":
-        raise ValueError(f"{path}: --attention {config.get('attention')}, not draw")
-    rp = tj["read_params"][evaluation]  # (images, T, 5)
-    epoch = int(tj["epoch"][evaluation])
+def _logged(run, evaluation):
+    """The glimpses the run logged at an evaluation: (config, its read parameters (images, T, P): the
+    locations, or a differentiable read's parameters, its epoch, the canvas's H, W)."""
+    tj = run["trajectories"]
+    params = np.asarray(tj["locations" if "locations" in tj else "read_params"][evaluation])
     H, W = runs.trajectory_images(run).shape[-2:]
+    return run["config"], params, int(tj["epoch"][evaluation]), H, W
+
+
+def read_table(run, evaluation=-1):
+    """DRAW's reads, per glimpse: (glimpse, the grid centre's x and y (mean, sd), the span (mean, sd),
+    sigma (mean)), at the evaluation; and that evaluation's epoch."""
+    if run["config"].get("attention") != "draw":
+        raise ValueError(f"{run['path']}: --attention {run['config'].get('attention')}, not draw")
+    config, rp, epoch, H, W = _logged(run, evaluation)  # rp (images, T, 5)
     N = int(config.get("patch"))
     d = geometry.decode_draw(rp, H, W, N)  # each (images, T)
     rows = []
@@ -56,15 +63,10 @@ def _overlaps(box, poly):
     return px.min() < x1 - 0.5 and x0 - 0.5 < px.max() and py.min() < y1 - 0.5 and y0 - 0.5 < py.max()
 
 
-def cover_table(path, evaluation=-1):
+def cover_table(run, evaluation=-1):
     """Per glimpse: (glimpse, % of images whose centre lies on the digit's box, % whose finest scale
     overlaps the box), at the evaluation; and that evaluation's epoch."""
-    run = runs.load_run(path)
-    config, tj = run["config"], run["trajectories"]
-    key = "locations" if "locations" in tj else "read_params"
-    params = np.asarray(tj[key][evaluation])  # (images, T, P)
-    epoch = int(tj["epoch"][evaluation])
-    H, W = runs.trajectory_images(run).shape[-2:]
+    config, params, epoch, H, W = _logged(run, evaluation)
     boxes = np.asarray(runs.trajectory_boxes(run))  # (images, 4): x0, y0, x1, y1 (exclusive)
     rows = []
     for t in range(params.shape[1]):
@@ -78,17 +80,13 @@ def cover_table(path, evaluation=-1):
     return epoch, rows
 
 
-def object_table(path, evaluation=-1):
+def object_table(run, evaluation=-1):
     """DRAM on two digits, per glimpse: (glimpse, the digit it serves (1, 2), % of images whose centre
     lies on that digit's box, % whose finest scale overlaps it, % whose centre lies on the other digit's
     box), at the evaluation; and that evaluation's epoch."""
-    run = runs.load_run(path)
-    config, tj = run["config"], run["trajectories"]
-    if config.get("agent") != "dram":
-        raise ValueError(f"{path}: --agent {config.get('agent')}, not dram")
-    params = np.asarray(tj["locations"][evaluation])  # (images, T, 2)
-    epoch = int(tj["epoch"][evaluation])
-    H, W = runs.trajectory_images(run).shape[-2:]
+    if run["config"].get("agent") != "dram":
+        raise ValueError(f"{run['path']}: --agent {run['config'].get('agent')}, not dram")
+    config, params, epoch, H, W = _logged(run, evaluation)  # params (images, T, 2)
     boxes = np.asarray(runs.trajectory_object_boxes(run))  # (images, 2, 4)
     K = int(config.get("glimpses"))
     rows = []
@@ -111,12 +109,13 @@ def main():
     ap.add_argument("--evaluation", type=int, default=-1)
     a = ap.parse_args()
     try:
-        config = runs.load_run(a.run)["config"]
+        run = runs.load_run(a.run)  # checks the file first
+        config = run["config"]
         if config.get("agent") == "dram":  # the digit box of the one-digit table would be the first digit's
-            epoch, objects, cover = *object_table(a.run, a.evaluation), []
+            epoch, objects, cover = *object_table(run, a.evaluation), []
         else:
-            (epoch, cover), objects = cover_table(a.run, a.evaluation), []
-        rows = read_table(a.run, a.evaluation)[1] if config.get("attention") == "draw" else []
+            (epoch, cover), objects = cover_table(run, a.evaluation), []
+        rows = read_table(run, a.evaluation)[1] if config.get("attention") == "draw" else []
     except (ValueError, OSError, KeyError, IndexError) as e:
         sys.exit(f"draw_reads.py: {a.run}: {e}")
     print(f"{a.run}: glimpses of the logged test images after epoch {epoch}")

@@ -417,11 +417,10 @@ spec.loader.exec_module(dr)
 config = {"agent": "dram", "glimpses": "1", "attention": "gaussian", "patch": "4", "scales": "1"}
 # centres W/2 + x W/2 - 0.5: x = 0 -> 9.5, -0.9 -> 0.5, 0.5 -> 14.5
 locations = np.array([[[0, 0], [-0.9, -0.9]], [[-0.9, -0.9], [0.5, 0.5]]])
-run = {"config": config, "trajectories": {"locations": locations[None], "epoch": np.array([3])}}
-dr.runs.load_run = lambda path: run
+run = {"path": "fake.h5", "config": config, "trajectories": {"locations": locations[None], "epoch": np.array([3])}}
 dr.runs.trajectory_images = lambda r: np.zeros((2, 20, 20))
 dr.runs.trajectory_object_boxes = lambda r: np.array([[[8, 8, 12, 12], [0, 0, 4, 4]]] * 2)
-epoch, rows = dr.object_table("fake.h5")
+epoch, rows = dr.object_table(run)
 assert epoch == 3 and rows == [(1, 1, 50.0, 50.0, 50.0), (2, 2, 50.0, 50.0, 0.0)], rows
 PY
 if "$py" "$root/scripts/plot.py" trajectories "$tmp/results/dram.h5" --scales-drawn 0 --out "$tmp/x.png" 2>/dev/null; then
