@@ -95,19 +95,21 @@ try:
     from glimpse.runs import (
         ROOT,
         SUMMARY,
-        compare_table,
+        best_test_answers,
         configuration_groups,
         errors_by,
-        evaluations_table,
-        grad_norms_table,
         group_seeds,
         load_run,
         load_runs,
-        best_test_answers,
+        run_paths,
+    )
+    from glimpse.tables import (
+        compare_table,
+        evaluations_table,
+        grad_norms_table,
         paired_table,
         pivot_table,
         rows_table,
-        run_paths,
         seeds_table,
         selection_table,
     )

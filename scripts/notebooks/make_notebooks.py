@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 ROOT = os.path.abspath(os.path.join(os.getcwd(), "..", "..")) if os.path.basename(os.getcwd()) == "notebooks" else os.getcwd()
 os.environ.setdefault("GLIMPSE_ROOT", ROOT)  # this checkout's build, whichever checkout glimpse.pth names
-from glimpse import plot, runs  # the reader (glimpse.runs) and the figures of scripts/plot.py (glimpse.plot)
+from glimpse import plot, runs, tables  # the reader, its tables and the figures of scripts/plot.py
 def run_files(default_glob, env="GLIMPSE_RUNS"):
     """Run files: $GLIMPSE_RUNS (or the variable env names) if set, else the default glob under the repository."""
     pattern = os.environ.get(env) or os.path.join(ROOT, default_glob)
@@ -48,7 +48,7 @@ runs.group_seeds(df)[["id", "n", "best_val_mean", "mean", "ci95"]]""",
             """df = runs.load_runs(run_files("results/ram_table/runs/*.h5"))
 # each run's test error at its lowest validation error (chosen on validation, never on test)
 table = df.pivot_table(index="env", columns="glimpses", values="test_error_at_best", aggfunc="first") * 100
-published = runs.PUBLISHED_RAM  # the one table of RAM's numbers (glimpse.runs)
+published = tables.PUBLISHED_RAM  # the one table of RAM's numbers (glimpse.tables)
 print("glimpse (ours):"); print(table.round(2).to_string())
 print("RAM, Mnih et al. 2014:"); print(pd.DataFrame(published).T.sort_index(axis=1).to_string())""",
         ),

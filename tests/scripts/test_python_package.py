@@ -14,8 +14,9 @@
 4. The canvases of logged trajectories: a committed run file that stores them (one per image task and
    its seeds) equals what runs.trajectory_images renders again from the run's task and seed, which is
    how a file written without them is drawn.
-5. The package's surface: __version__ is `glimpse --version`'s; every name in runs.__all__ exists;
-   glimpse.torch.TaskDataset's items are the task's samples, through a DataLoader too.
+5. The package's surface: __version__ is `glimpse --version`'s; every name in runs.__all__ and
+   tables.__all__ exists; glimpse.torch.TaskDataset's items are the task's samples, through a
+   DataLoader too.
 6. Bad input: an unknown task raises ValueError naming the known ones; a file that is not a glimpse
    run file raises ValueError naming its path.
 Exits non-zero on the first failure, saying what differed.
@@ -198,11 +199,12 @@ except ValueError as e:
 # 5. The package's surface.
 version = subprocess.run([binary, "--version"], check=True, capture_output=True, text=True).stdout.split()[1]
 expect(glimpse.__version__ == version, f"glimpse.__version__ {glimpse.__version__} != glimpse --version {version}")
-expect(all(hasattr(runs, n) for n in runs.__all__), "every name of runs.__all__ exists")
 import inspect  # noqa: E402
-from glimpse import geometry, stats  # noqa: E402
+from glimpse import geometry, stats, tables  # noqa: E402
 
-for module in (glimpse, runs, stats, geometry):  # every public function and method says what it does
+for module in (runs, tables):
+    expect(all(hasattr(module, n) for n in module.__all__), f"every name of {module.__name__}.__all__ exists")
+for module in (glimpse, runs, tables, stats, geometry):  # every public function and method says what it does
     for name in getattr(module, "__all__", [n for n in dir(module) if not n.startswith("_")]):
         obj = getattr(module, name)
         members = inspect.getmembers(obj, inspect.isfunction) if inspect.isclass(obj) else [(name, obj)]

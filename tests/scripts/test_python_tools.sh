@@ -25,7 +25,7 @@ import subprocess
 import sys
 
 import pandas as pd
-from glimpse import runs
+from glimpse import runs, tables
 
 root, tmp = sys.argv[1:]
 stored = runs.best_test_answers(tmp + "/results/tiny/learned.h5")
@@ -35,7 +35,7 @@ assert (stored.to_numpy() == evaluated.to_numpy()).all(), "stored answers differ
 paired = [root + "/scripts/results.py", "--paired", tmp + "/results/tiny/learned.h5"]
 from_store = subprocess.run(paired + [tmp + "/loo_curves.h5"], capture_output=True, text=True, check=True).stdout
 row = from_store.strip().split("\n")[-1]
-want = runs.paired_table("a", evaluated, "b", pd.read_csv(tmp + "/loo.csv")).split("\n")[-1].split(" | ")[2:]
+want = tables.paired_table("a", evaluated, "b", pd.read_csv(tmp + "/loo.csv")).split("\n")[-1].split(" | ")[2:]
 assert row.split(" | ")[2:] == want, (row, want)
 print("stored test answers: ok")
 PY
@@ -57,7 +57,7 @@ mkdir -p "$tmp/results/pairs"  # two digits: the per-digit and unordered-pair er
 import sys
 import h5py
 import numpy as np
-from glimpse import runs
+from glimpse import runs, tables
 
 path = sys.argv[1]
 with h5py.File(path, "r") as f:
@@ -66,7 +66,7 @@ with h5py.File(path, "r") as f:
 best = int(np.argmin(val))
 s = runs.summary(runs.load_run(path))
 assert s["unordered_error_at_best"] == unordered[best] and unordered[best] <= sequence[best], (s, unordered, sequence)
-table = runs.seeds_table(runs.group_seeds(runs.load_runs([path])))
+table = tables.seeds_table(runs.group_seeds(runs.load_runs([path])))
 assert "| unordered-pair test error % |" in table.splitlines()[0], table
 assert f"| {100 * unordered[best]:.2f} |" in table.splitlines()[2], table
 print("unordered pairs: ok")
@@ -93,7 +93,7 @@ echo "$out" | grep -q "loo" || { echo "FAIL: results.py table lacks the loo run"
 "$glimpse" slim --run "$tmp/results/tiny/learned.h5" --out "$tmp/results/best_only.h5" --best-only >/dev/null
 "$py" - "$root/scripts" "$tmp/results/tiny" <<'PY'
 import glob, os, sys
-from glimpse import runs as results
+from glimpse import runs as results, tables
 df = results.load_runs(sorted(glob.glob(sys.argv[2] + "/*.h5")))
 assert list(df["run"]) == ["learned", "loo"], df["run"]
 assert (df["epochs_done"] == 2).all()
@@ -151,7 +151,7 @@ assert len(results.group_seeds(df)) == 2  # learned and loo are two configuratio
 # What selecting on validation does: the selected evaluation against the mean of the last ones. With
 # last=1 those are each run's final evaluation; the selected validation error is the minimum over every
 # evaluation, so never above the last ones' mean.
-rows = [l for l in results.selection_table(seeds, last=1).splitlines()[2:]]
+rows = [l for l in tables.selection_table(seeds, last=1).splitlines()[2:]]
 assert len(rows) == 1, rows
 cells = [c.strip() for c in rows[0].strip("|").split("|")]
 assert cells[2] == "2" and cells[3] == "2", cells  # epochs, seeds
@@ -325,12 +325,12 @@ PY
 # whose p the frontier README quotes (translated60: 0.022 and 0.025).
 "$py" - "$root" <<'PY'
 import sys
-from glimpse import runs as results, stats
+from glimpse import runs as results, stats, tables
 t, df, p = stats.welch([1, 2, 3], [4, 5, 6])
 assert abs(t + 3.6742346) < 1e-6 and abs(df - 4) < 1e-12 and abs(p - 0.0213116) < 1e-6, (t, df, p)
 t, df, p = stats.welch([1, 2, 3, 4], [2, 4, 9])
 assert abs(t + 1.1470787) < 1e-6 and abs(p - 0.3532095) < 1e-6, (t, df, p)
-table = results.compare_table(*[results.load_runs(results.run_paths([sys.argv[1] + "/results/frontier/" + d + "/runs"]))
+table = tables.compare_table(*[results.load_runs(results.run_paths([sys.argv[1] + "/results/frontier/" + d + "/runs"]))
                                 for d in ("translated60_context_final", "translated60_final")])
 assert "| 1.35 +- 0.06 (3) | 1.69 +- 0.12 (3) | -0.34 | -4.40 | 2.8 | 0.025 |" in table, table
 assert "| 1.47 +- 0.09 (3) | 1.74 +- 0.05 (3) | -0.27 | -4.46 | 2.9 | 0.0223 |" in table, table
@@ -339,7 +339,7 @@ print("welch: ok")
 # medians and its late location / action ratio against the series read straight from the file.
 import h5py, numpy as np
 path = sys.argv[1] + "/results/attention100_diagnosis/runs/draw-translated100-s1.h5"
-table = results.grad_norms_table(results.load_runs([path]))
+table = tables.grad_norms_table(results.load_runs([path]))
 cells = [c.strip() for c in table.splitlines()[2].strip("|").split("|")]
 with h5py.File(path, "r") as f:
     tr = {k: np.asarray(f["train"][k]) for k in ("grad_norm_action", "grad_norm_location")}

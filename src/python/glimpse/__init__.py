@@ -28,7 +28,7 @@ _BUILD = _os.path.abspath(_os.environ.get("GLIMPSE_BUILD") or _os.path.join(ROOT
 __path__.append(_os.path.join(_BUILD, "python", "glimpse"))
 
 _COMPILED = ("Task", "task_names", "retina", "draw_read", "draw_initial_params", "stn_read", "whole_canvas")
-__all__ = list(_COMPILED) + ["runs", "stats", "default_data_dir", "check_checkout", "__version__"]
+__all__ = list(_COMPILED) + ["runs", "tables", "stats", "default_data_dir", "check_checkout", "__version__"]
 __version__ = "0.1.0"  # the project's version (CMakeLists.txt; `glimpse --version`), checked by a test
 
 

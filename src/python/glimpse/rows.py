@@ -13,7 +13,8 @@ import numpy as np
 import pandas as pd
 
 from glimpse import runs, stats
-from glimpse.runs import PAIRED_HEAD, _rules, best_test_answers, paired_cells
+from glimpse.runs import _rules, best_test_answers
+from glimpse.tables import PAIRED_HEAD, paired_cells
 from glimpse.screens import planned_options, screen_name
 
 
@@ -121,7 +122,7 @@ def paired_rows(by_row, kinds, seeds, answers_of=best_test_answers):
     """Markdown, or "" when no pair of rows has a seed whose two runs both stored their test answers
     (/best_test): for each pair of the given (complete) rows of seeds_by_row, every seed both stored
     answers for compared image by image on that seed's test canvases, the images of all such seeds
-    together (runs.paired_cells): the seeds paired, both errors, the difference with its paired
+    together (tables.paired_cells): the seeds paired, both errors, the difference with its paired
     bootstrap 95% interval, the images only one row's model gets wrong and McNemar's exact p. It
     speaks of these trained models. answers_of: a run file's path -> its stored answers
     (runs.best_test_answers) or None."""
