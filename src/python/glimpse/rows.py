@@ -14,7 +14,7 @@ import pandas as pd
 
 from glimpse import runs, stats
 from glimpse.runs import _rules, best_test_answers
-from glimpse.tables import PAIRED_HEAD, paired_cells
+from glimpse.tables import PAIRED_HEAD, paired_cells, percent_mean_std
 from glimpse.screens import planned_options, screen_name
 
 
@@ -88,11 +88,7 @@ def rows_report(df, kinds, seeds, answers_of=best_test_answers):
     for k in kinds:
         done = [v for v in by_row[k].values() if v[2]]
         val = np.array([v[0] for v in done])
-        val_text = (
-            "-"
-            if not len(val)
-            else f"{100 * val.mean():.2f}" + (f" +- {100 * val.std(ddof=1):.2f}" if len(val) > 1 else "")
-        )
+        val_text = percent_mean_std(val) if len(val) else "-"
         if k not in complete:
             lines.append(f"| {k} | {len(done)} of {len(seeds)} | {val_text} | withheld until all finish | - | - |")
             continue

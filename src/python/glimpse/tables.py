@@ -28,10 +28,11 @@ __all__ = [
     "grad_norms_table",
     "evaluations_table",
     "pivot_table",
+    "percent_mean_std",
 ]
 
 
-def _percent_mean_std(values):
+def percent_mean_std(values):
     """Fractions as "mean +- std" in % (the sample std; the mean alone for one value)."""
     v = 100 * np.asarray(values, dtype=float)
     return f"{v.mean():.2f}" + (f" +- {v.std(ddof=1):.2f}" if len(v) > 1 else "")
@@ -173,7 +174,7 @@ def compare_table(df_a, df_b):
         a, b = df_a[col].to_numpy(dtype=float), df_b[col].to_numpy(dtype=float)
         t, df, p = stats.welch(a, b)
         lines.append(
-            f"| {label} | {_percent_mean_std(a)} ({len(a)}) | {_percent_mean_std(b)} ({len(b)}) | "
+            f"| {label} | {percent_mean_std(a)} ({len(a)}) | {percent_mean_std(b)} ({len(b)}) | "
             f"{100 * (a.mean() - b.mean()):+.2f} | {t:.2f} | {df:.1f} | {p:.3g} |"
         )
     return "\n".join(lines)
@@ -194,7 +195,7 @@ def selection_table(df, last=10):
         "test, selected - last |",
         "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
-    pm = _percent_mean_std
+    pm = percent_mean_std
     rows = []
     for members in configuration_groups(df).values():
         first = members[0]
@@ -268,7 +269,7 @@ def evaluations_table(runs):
             by_seed = g.groupby("canvas")["error"].last()
             own = by_seed.get(own_seed, math.nan)
             others = by_seed.drop(own_seed, errors="ignore").to_numpy()
-            other = "-" if not len(others) else f"{_percent_mean_std(others)} ({len(others)})"
+            other = "-" if not len(others) else f"{percent_mean_std(others)} ({len(others)})"
             diff = "-" if not len(others) or math.isnan(own) else f"{100 * (own - others.mean()):+.2f}"
             lines.append(
                 f"| {name} | {'test' if split == 1 else 'val'} | {'best' if best == 1 else 'last'} | "
