@@ -67,8 +67,10 @@
         experiment, where a source that only finished runs start from (--init-from) counts as not
         named) and those that store logged canvases their task renders again, with their MB;
         --kept --files: those files, a line each, with the copy that converts it (curves-only or slim)
-    scripts/results.py --report EXPERIMENT --seeds=S,S,...
-        a benchmark's rows (glimpse.rows): per row of experiments/EXPERIMENT/runs.txt, the seeds of S
+    scripts/results.py --report EXPERIMENT [EXPERIMENT ...] --seeds=S,S,... [--rows=ROW,ROW,...]
+        a benchmark's rows (glimpse.rows): per row of experiments/EXPERIMENT/runs.txt (of every
+        EXPERIMENT named, or only the ROWs given, in their order: rows of several experiments that
+        share a task compared in one report), the seeds of S
         finished; for a row whose every seed finished, its validation error, its validation-selected
         test error (mean +- std, 95% interval) and interquartile mean with a bootstrap interval, and the
         probability of improvement between complete rows, and their models image by image over the
@@ -441,16 +443,23 @@ def main(argv):
         print(stats.profile_table(errors))
         return 0
     if argv[0] == "--report":
-        from glimpse import rows, screens
+        from glimpse import rows
 
-        seeds = next((a.split("=", 1)[1] for a in argv[1:] if a.startswith("--seeds=")), "")
-        names = [a for a in argv[1:] if not a.startswith("--")]
-        if len(names) != 1 or not re.fullmatch(r"\d+(,\d+)*", seeds):
-            print("results.py: --report takes one experiment and --seeds=S,S,...", file=sys.stderr)
+        opts = dict(a[2:].split("=", 1) for a in argv[1:] if a.startswith("--") and "=" in a)
+        names = [re.sub(r"/runs$", "", a) for a in argv[1:] if not a.startswith("--")]
+        flags = [a for a in argv[1:] if a.startswith("--") and a.split("=", 1)[0] not in ("--seeds", "--rows")]
+        if not names or flags or not re.fullmatch(r"\d+(,\d+)*", opts.get("seeds", "")):
+            print(
+                "results.py: --report takes experiments, --seeds=S,S,... and optionally --rows=ROW,...", file=sys.stderr
+            )
             return 2
-        name = re.sub(r"/runs$", "", names[0])
-        kinds = list(screens.planned_options(os.path.join(ROOT, "experiments", name, "runs.txt")))
-        print(rows.rows_report(load_runs(run_paths([name])), kinds, [int(s) for s in seeds.split(",")]))
+        try:
+            kinds = rows.planned_rows(names, opts["rows"].split(",") if "rows" in opts else None)
+        except ValueError as e:
+            print(f"results.py: --report: {e}", file=sys.stderr)
+            return 2
+        seeds = [int(s) for s in opts["seeds"].split(",")]
+        print(rows.rows_report(rows.experiments_frame(names), kinds, seeds))
         return 0
     if argv[0] == "--paired":
         return paired(argv[1:])

@@ -1,6 +1,8 @@
 """glimpse.rows: a benchmark's rows report test errors only for rows whose every planned seed finished
 (results/benchmark/README.md, "Rows"), checked on made-up runs against hand-computed values."""
+import os
 import sys
+import tempfile
 
 import pandas as pd
 
@@ -106,4 +108,19 @@ try:
     sys.exit("FAIL: answers of different images were compared")
 except ValueError:
     pass
+# Rows of several experiments: their runs.txt files' rows in order, or the chosen ones in the order given;
+# a row two of them plan, or a chosen one none plans, is refused.
+with tempfile.TemporaryDirectory() as root:
+    for name, text in (("a", "x --lr 1\ny\n"), ("b/c", "# comment\nz --core lstm\n"), ("d", "x\n")):
+        os.makedirs(os.path.join(root, "experiments", name))
+        with open(os.path.join(root, "experiments", name, "runs.txt"), "w") as f:
+            f.write(text)
+    check(rows.planned_rows(["a", "b/c"], root=root), ["x", "y", "z"])
+    check(rows.planned_rows(["a", "b/c"], ["z", "x"], root=root), ["z", "x"])
+    for names, only in ((["a", "d"], None), (["a"], ["z"])):
+        try:
+            rows.planned_rows(names, only, root=root)
+            sys.exit(f"FAIL: planned_rows({names}, {only}) was not refused")
+        except ValueError:
+            pass
 print("rows: ok")

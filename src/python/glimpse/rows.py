@@ -54,6 +54,37 @@ def complete_runs(df, kinds, seeds):
     return df[mask]
 
 
+def planned_rows(names, only=None, root=None):
+    """The rows the experiments `names` plan (each experiments/NAME/runs.txt under root, the
+    repository by default), in their order, or the rows of `only`, in its order: rows of several
+    experiments in one report (a row and its curriculum twin trained elsewhere). ValueError for a row
+    two of them plan, or one of `only` that none plans."""
+    planned = []
+    for name in names:
+        for k in planned_options(os.path.join(root or runs.ROOT, "experiments", name, "runs.txt")):
+            if k in planned:
+                raise ValueError(f"row {k} is planned by two of the experiments {', '.join(names)}")
+            planned.append(k)
+    if only is None:
+        return planned
+    missing = [k for k in only if k not in planned]
+    if missing:
+        raise ValueError(f"no experiment of {', '.join(names)} plans the rows {', '.join(missing)}")
+    return list(only)
+
+
+def experiments_frame(names):
+    """One load_runs frame of the committed run files of the experiments `names`; one without run
+    files yet (its rows not started) adds none."""
+    paths = []
+    for name in names:
+        try:
+            paths += runs.experiment_paths(name)
+        except FileNotFoundError:
+            continue
+    return runs.load_runs(paths) if paths else pd.DataFrame()
+
+
 def complete_experiments(names, seeds):
     """One load_runs frame of the runs of complete rows (complete_runs) of the benchmark rows'
     experiments `names` (each a results/NAME with its experiments/NAME/runs.txt naming the rows; one
