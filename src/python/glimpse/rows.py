@@ -91,12 +91,9 @@ def complete_experiments(names, seeds):
     without run files yet adds none): the benchmark across its tasks, as the profiles read it."""
     frames = []
     for name in (re.sub(r"/runs$", "", n) for n in names):
-        kinds = list(planned_options(os.path.join(runs.ROOT, "experiments", name, "runs.txt")))
-        try:
-            paths = runs.experiment_paths(name)
-        except FileNotFoundError:  # rows not started have nothing complete
-            continue
-        frames.append(complete_runs(runs.load_runs(paths), kinds, seeds))
+        df = experiments_frame([name])
+        if len(df):  # rows not started have nothing complete
+            frames.append(complete_runs(df, planned_rows([name]), seeds))
     return pd.concat(frames) if frames else pd.DataFrame()
 
 
