@@ -221,7 +221,8 @@ void AttentionModel<T>::ForwardDrawn(const T* images, int rows, int height, int 
     }
     timed([&] { sensor_->Read(images, rows, height, width, read, r.block(r.x, t), r.sensor.cache.get()); });
     glimpse_.Forward(r.block(r.x, t), read, rows, r.block(r.hg, t), r.block(r.hl, t), r.block(r.g, t),
-                     r.block(r.glimpse_cache, t), r.glimpse_scratch.data());
+                     {r.glimpse_cache.data(), static_cast<Index>(TN), static_cast<Index>(first)},
+                     r.glimpse_scratch.data());
     core_->Step(t, r.block(r.g, t), r.core);
   }
   // Baselines b_t from h_{t-1}, t = 1..T: one product over all steps.
@@ -257,7 +258,7 @@ void AttentionModel<T>::Backward(Rollout<T>& r) const {
   core_->Backward(r.g.data(), r.dH.data(), r.core, r.dg.data());
   ContextBackward(r);
   glimpse_.Backward(r.x.data(), r.read.data(), r.hg.data(), r.hl.data(), r.g.data(), r.dg.data(), TN, r.dhg.data(),
-                    r.dhl.data(), nullptr, nullptr, r.glimpse_cache.data(), r.glimpse_scratch.data());
+                    r.dhl.data(), nullptr, nullptr, {r.glimpse_cache.data(), TN, 0}, r.glimpse_scratch.data());
   // Baseline regression -> baseline network only.
   baseline_.BackwardParams(r.core.h_at(0), r.dbaseline.data(), TN);
 }
@@ -284,7 +285,8 @@ void AttentionModel<T>::BackwardThroughReads(Rollout<T>& r) const {
     core_->BackwardInputStep(t, r.core, dg);
     T* dp = r.block(r.dpre, t);  // gradient at the read parameters p_t: from h_l ...
     glimpse_.Backward(r.block(r.x, t), r.block(r.read, t), r.block(r.hg, t), r.block(r.hl, t), r.block(r.g, t), dg, N,
-                      r.block(r.dhg, t), r.block(r.dhl, t), r.block(r.dx, t), dp, r.block(r.glimpse_cache, t),
+                      r.block(r.dhg, t), r.block(r.dhl, t), r.block(r.dx, t), dp,
+                      {r.glimpse_cache.data(), static_cast<Index>(TT) * N, static_cast<Index>(t - 1) * N},
                       r.glimpse_scratch.data());
     // ... and through the read itself.
     sensor_->Backward(r.images, N, r.height, r.width, r.block(r.read, t), r.block(r.dx, t), r.dread.data(), nullptr,

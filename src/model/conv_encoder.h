@@ -19,10 +19,11 @@
 //   connected layers are, four of them on a sparse cluttered100 canvas stayed at chance.
 //
 // The filters are shared over the glimpse's positions, so a stroke is recognised wherever it falls
-// in the patch. The cache keeps every a_l of every row ([a_1 | ... | a_L] per row); Forward and
-// Backward work through the rows in chunks of kChunk in the scratch, the convolutions in smaller
-// passes whose largest column matrix stays in the cache (ConvRows), the dense layer once per chunk
-// (its weights are the largest matrix).
+// in the patch. The cache keeps every a_l of every row, one matrix a layer (CacheRows), written and
+// read in place; Forward and Backward work through the rows in chunks of kChunk (Backward keeps the
+// chunk's gradients at a_l in the scratch), the convolutions in smaller passes whose largest column
+// matrix stays in the CPU cache (ConvRows), the dense layer once per chunk (its weights are the
+// largest matrix).
 #pragma once
 
 #include <algorithm>
@@ -73,7 +74,7 @@ class ConvEncoder : public GlimpseEncoder<T> {
       side = conv_.back().out_height();
     }
     fc_ = Linear<T>(store, prefix + ".fc_x", conv_.back().out_size(), gh_);
-    offset_.assign(1, 0);  // a_l's offset in a row of the cache, and its chunk's in the scratch (times kChunk)
+    offset_.assign(1, 0);  // a_l's offset in a row of the cache, and its gradient's in the scratch (times kChunk)
     for (const auto& c : conv_) offset_.push_back(offset_.back() + c.out_size());
   }
   void Init(Rng& rng) override {
@@ -81,57 +82,49 @@ class ConvEncoder : public GlimpseEncoder<T> {
     fc_.Init(rng);
   }
   int cache_size() const override { return static_cast<int>(offset_.back()); }
-  // col (ConvRows() rows) | a_1 .. a_L | their gradients (kChunk rows each) (Split).
+  // col (ConvRows() rows) | the gradients at a_1 .. a_L (kChunk rows each) (Split).
   std::size_t scratch_size() const override {
-    return ColSize() + 2 * static_cast<std::size_t>(kChunk) * static_cast<std::size_t>(cache_size());
+    return ColSize() + static_cast<std::size_t>(kChunk) * static_cast<std::size_t>(cache_size());
   }
 
-  void Forward(const T* x, int rows, T* hg, T* cache, T* scratch) const override {
-    Scratch s = Split(scratch);
+  void Forward(const T* x, int rows, T* hg, CacheRows<T> cache, T* scratch) const override {
+    T* col = Split(scratch).col;
     const int cr = ConvRows(), layers = Layers();
     for (int r0 = 0; r0 < rows; r0 += kChunk) {
       const int n = std::min(kChunk, rows - r0);
-      for (int q = 0; q < n; q += cr) {  // the convolutions, cr rows at a time
+      for (int q = 0; q < n; q += cr) {  // the convolutions, cr rows at a time, into the cache's a_l
         const int m = std::min(cr, n - q);
         const T* in = x + static_cast<Index>(r0 + q) * conv_[0].in_size();
         for (int l = 0; l < layers; ++l) {
-          T* y = A(s.a, l) + static_cast<Index>(q) * Out(l);
-          conv_[l].Forward(in, m, y, s.col);
+          T* y = Act(cache, l) + static_cast<Index>(r0 + q) * Out(l);
+          conv_[l].Forward(in, m, y, col);
           ReluForward(y, static_cast<std::size_t>(m) * Out(l), y);
           in = y;
         }
       }
       T* h = hg + static_cast<Index>(r0) * gh_;
-      fc_.Forward(A(s.a, layers - 1), n, h);  // the dense layer once over the chunk's rows
+      fc_.Forward(Act(cache, layers - 1) + static_cast<Index>(r0) * Out(layers - 1), n, h);  // once over the chunk
       ReluForward(h, static_cast<std::size_t>(n) * gh_, h);
-      for (int i = 0; i < n; ++i) {  // keep every a_l of each row for Backward
-        T* c = cache + static_cast<Index>(r0 + i) * cache_size();
-        for (int l = 0; l < layers; ++l)
-          std::copy_n(A(s.a, l) + static_cast<Index>(i) * Out(l), Out(l), c + offset_[l]);
-      }
     }
   }
 
-  void Backward(const T* x, const T* hg, const T* cache, T* dhg, int rows, T* dx, T* scratch) const override {
+  void Backward(const T* x, const T* hg, CacheRows<const T> cache, T* dhg, int rows, T* dx, T* scratch) const override {
     Scratch s = Split(scratch);
     const int cr = ConvRows(), last = Layers() - 1;
     ReluBackward(hg, dhg, static_cast<std::size_t>(rows) * gh_, dhg);
     for (int r0 = 0; r0 < rows; r0 += kChunk) {
       const int n = std::min(kChunk, rows - r0);
-      for (int i = 0; i < n; ++i) {
-        const T* c = cache + static_cast<Index>(r0 + i) * cache_size();
-        for (int l = 0; l <= last; ++l) std::copy_n(c + offset_[l], Out(l), A(s.a, l) + static_cast<Index>(i) * Out(l));
-      }
-      fc_.Backward(A(s.a, last), dhg + static_cast<Index>(r0) * gh_, n, A(s.d, last));
+      fc_.Backward(Act(cache, last) + static_cast<Index>(r0) * Out(last), dhg + static_cast<Index>(r0) * gh_, n,
+                   D(s.d, last));
       for (int q = 0; q < n; q += cr) {
         const int m = std::min(cr, n - q);
         for (int l = last; l >= 0; --l) {  // d holds the gradient at a_l; through its ReLU, then its convolution
-          const T* y = A(s.a, l) + static_cast<Index>(q) * Out(l);
-          T* d = A(s.d, l) + static_cast<Index>(q) * Out(l);
+          const T* y = Act(cache, l) + static_cast<Index>(r0 + q) * Out(l);
+          T* d = D(s.d, l) + static_cast<Index>(q) * Out(l);
           ReluBackward(y, d, static_cast<std::size_t>(m) * Out(l), d);
           if (l > 0) {
-            conv_[l].Backward(A(s.a, l - 1) + static_cast<Index>(q) * Out(l - 1), d, m,
-                              A(s.d, l - 1) + static_cast<Index>(q) * Out(l - 1), s.col);
+            conv_[l].Backward(Act(cache, l - 1) + static_cast<Index>(r0 + q) * Out(l - 1), d, m,
+                              D(s.d, l - 1) + static_cast<Index>(q) * Out(l - 1), s.col);
           } else {
             const Index at = static_cast<Index>(r0 + q) * conv_[0].in_size();
             conv_[0].Backward(x + at, d, m, dx ? dx + at : nullptr, s.col);
@@ -143,18 +136,17 @@ class ConvEncoder : public GlimpseEncoder<T> {
 
  private:
   struct Scratch {
-    T *col, *a, *d;  // a, d: kChunk rows of each a_l (and of its gradient), layer after layer
+    T *col, *d;  // d: kChunk rows of the gradient at each a_l, layer after layer
   };
-  Scratch Split(T* p) const {
-    Scratch s;
-    s.col = p;
-    s.a = s.col + ColSize();
-    s.d = s.a + static_cast<Index>(kChunk) * cache_size();
-    return s;
-  }
+  Scratch Split(T* p) const { return {p, p + ColSize()}; }
   int Layers() const { return static_cast<int>(conv_.size()); }
-  // Layer l's kChunk rows in a scratch block (a or d).
-  T* A(T* block, int l) const { return block + static_cast<Index>(kChunk) * offset_[l]; }
+  // a_l's matrix in the cache, from the pass's first row.
+  template <class P>
+  P* Act(CacheRows<P> cache, int l) const {
+    return cache.at(offset_[l], Out(l));
+  }
+  // The gradient at a_l: kChunk rows in the scratch.
+  T* D(T* block, int l) const { return block + static_cast<Index>(kChunk) * offset_[l]; }
   int Out(int l) const { return conv_[l].out_size(); }
   // Rows per pass of the convolutions: as many as keep the largest column matrix within kColValues
   // (col_values_; at least 1, at most kChunk), so that it stays in the cache between im2col and its product.

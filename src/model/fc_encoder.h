@@ -17,11 +17,12 @@ class FcEncoder : public GlimpseEncoder<T> {
     fc_ = Linear<T>(store, prefix + ".fc_x", d_, gh_);
   }
   void Init(Rng& rng) override { fc_.Init(rng); }
-  void Forward(const T* x, int rows, T* hg, T* /*cache*/, T* /*scratch*/) const override {
+  void Forward(const T* x, int rows, T* hg, CacheRows<T> /*cache*/, T* /*scratch*/) const override {
     fc_.Forward(x, rows, hg);
     ReluForward(hg, static_cast<std::size_t>(rows) * gh_, hg);
   }
-  void Backward(const T* x, const T* hg, const T* /*cache*/, T* dhg, int rows, T* dx, T* /*scratch*/) const override {
+  void Backward(const T* x, const T* hg, CacheRows<const T> /*cache*/, T* dhg, int rows, T* dx,
+                T* /*scratch*/) const override {
     ReluBackward(hg, dhg, static_cast<std::size_t>(rows) * gh_, dhg);
     fc_.Backward(x, dhg, rows, dx);
   }

@@ -3,8 +3,8 @@
 // and DRAW's), h_g (N, Gh) after its ReLU. RAM's is one fully connected layer (fc_encoder.h); the
 // rest of the glimpse network (the location path and the sum) is glimpse_network.h.
 //
-// An encoder keeps no state: what Backward needs from Forward lives in the caller's cache rows
-// (cache_size() values per row, (N, cache_size())), and both use the caller's scratch
+// An encoder keeps no state: what Backward needs from Forward lives in the caller's cache
+// (cache_size() values per row of a rollout, CacheRows), and both use the caller's scratch
 // (scratch_size() values, whatever N: an encoder with large intermediates works through the rows in
 // fixed chunks). So one encoder serves several rollouts, and the training loop allocates nothing.
 #pragma once
@@ -17,8 +17,21 @@
 #include "src/core/params.h"
 #include "src/core/registry.h"
 #include "src/core/settings.h"
+#include "src/core/tensor.h"
 
 namespace glimpse {
+
+// Rows [first, first + N) of an encoder's cache over a rollout's `total` rows (T N: every step's).
+// The cache is layer-major: each matrix the encoder keeps, (total, width), after the one before, so
+// cache_size() values a row in all. A pass over some of the rows (Forward runs one step, Backward all
+// T N rows or one step) reads and writes each matrix's rows in place, as one contiguous block.
+template <class P>  // T (Forward writes) or const T (Backward reads)
+struct CacheRows {
+  P* data;
+  Index total, first;
+  // The first of this pass's rows of the matrix that begins `offset` values into a row, `width` wide.
+  P* at(Index offset, Index width) const { return data + total * offset + first * width; }
+};
 
 template <class T>
 class GlimpseEncoder {
@@ -30,11 +43,12 @@ class GlimpseEncoder {
   virtual void Init(Rng& rng) = 0;
   virtual int cache_size() const { return 0; }
   virtual std::size_t scratch_size() const { return 0; }
-  // x (N, D) -> hg (N, Gh), cache (N, cache_size()).
-  virtual void Forward(const T* x, int rows, T* hg, T* cache, T* scratch) const = 0;
+  // x (N, D) -> hg (N, Gh); writes the cache's rows.
+  virtual void Forward(const T* x, int rows, T* hg, CacheRows<T> cache, T* scratch) const = 0;
   // dhg (N, Gh): the gradient at h_g (after the ReLU), consumed (overwritten). Accumulates the
   // parameter gradients; writes dx (N, D) when not null (differentiable sensors need it).
-  virtual void Backward(const T* x, const T* hg, const T* cache, T* dhg, int rows, T* dx, T* scratch) const = 0;
+  virtual void Backward(const T* x, const T* hg, CacheRows<const T> cache, T* dhg, int rows, T* dx,
+                        T* scratch) const = 0;
 };
 
 template <class T>

@@ -4,8 +4,8 @@
 //   g   = relu(W_hg h_g + W_hl h_l + b)                  (N, G)
 // f is the registered image path of --glimpse-net (glimpse_encoder.h): RAM's relu(W_g x + b_g)
 // (fc), or a small convolutional network (conv). Rows may span several steps: Backward runs once
-// over all T N rows of an episode. `cache` and `scratch` are the encoder's (cache_size() values a
-// row, scratch_size() values).
+// over all T N rows of an episode. `cache` and `scratch` are the encoder's (CacheRows of
+// cache_size() values a row, scratch_size() values).
 #pragma once
 
 #include <memory>
@@ -37,8 +37,8 @@ class GlimpseNetwork {
     fc_hl_.Init(rng);
   }
 
-  // x (N, D), l (N, P) -> hg (N, hidden), hl (N, hidden), g (N, out); cache (N, cache_size()).
-  void Forward(const T* x, const T* l, int rows, T* hg, T* hl, T* g, T* cache, T* scratch) const {
+  // x (N, D), l (N, P) -> hg (N, hidden), hl (N, hidden), g (N, out); writes the cache's rows.
+  void Forward(const T* x, const T* l, int rows, T* hg, T* hl, T* g, CacheRows<T> cache, T* scratch) const {
     const std::size_t nh = static_cast<std::size_t>(rows) * hidden_;
     encoder_->Forward(x, rows, hg, cache, scratch);
     fc_l_.Forward(l, rows, hl);
@@ -51,7 +51,7 @@ class GlimpseNetwork {
   // dg (N, out) is overwritten with d(pre-activation); dhg, dhl (N, hidden) are scratch. Writes
   // dx (N, D) and dl (N, P) when not null (differentiable sensors need them; RAM's retina does not).
   void Backward(const T* x, const T* l, const T* hg, const T* hl, const T* g, T* dg, int rows, T* dhg, T* dhl, T* dx,
-                T* dl, const T* cache, T* scratch) const {
+                T* dl, CacheRows<const T> cache, T* scratch) const {
     const std::size_t nh = static_cast<std::size_t>(rows) * hidden_;
     ReluBackward(g, dg, static_cast<std::size_t>(rows) * out_, dg);
     fc_hg_.Backward(hg, dg, rows, dhg);

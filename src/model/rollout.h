@@ -40,7 +40,7 @@ struct Rollout : PolicyTrace<T>, LossSignals<T> {
   Mat<T> read;                         // (T N, 2) what the sensor and the glimpse net saw: l_t clamped to [-1, 1]
   Mat<T> x;                            // (T N, D) glimpses
   Mat<T> hg, hl;                       // (T N, Gh) glimpse network hiddens
-  Mat<T> glimpse_cache;                // (T N, GlimpseEncoder::cache_size()) the image path's activations
+  Mat<T> glimpse_cache;                // (T N, cache_size()) the image path's activations (layer-major: CacheRows)
   std::vector<T> glimpse_scratch;      // (GlimpseEncoder::scratch_size())
   Mat<T> g;                            // (T N, H) glimpse network outputs = core inputs
   CoreCache<T> core;
