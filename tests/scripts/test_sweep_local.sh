@@ -76,15 +76,21 @@ if out=$("$root/scripts/sweep" pool --dry-run 2>&1); then echo "FAIL: {seed} wit
 echo "$out" | grep -q "needs --seeds" || { echo "FAIL: {seed} without --seeds: $out"; exit 1; }
 printf 'x  --baseline none\n' > "$tmp/experiments/pool/runs.txt"
 # After a failure the sweep starts no new run, lets the runs already going finish, then summarises and
-# exits non-zero. Two at a time: 'bad' fails at once while 'ok' runs (it must be finished when the
-# sweep summarises: 100 tiny epochs, a second or two); one at a time: the run after 'bad' is not started.
+# exits non-zero. Two at a time: 'bad' fails while 'ok' runs (it must be finished when the sweep
+# summarises: 100 tiny epochs, a second or two); one at a time: the run after 'bad' is not started.
+# 'bad' fails only once 'ok' has started (its log exists): on a loaded machine a 'bad' that failed at
+# once could fail before 'ok' was started, and 'ok' would rightly not start.
 mkdir -p "$tmp/experiments/fail"
 cp "$tmp/experiments/tiny/config.ini" "$tmp/experiments/fail/"
 printf 'bad  --glimpses 0\nok  --seed 1 --epochs 100\n' > "$tmp/experiments/fail/runs.txt"
-if out=$("$root/scripts/sweep" fail --jobs 2 --threads 1); then echo "FAIL: a sweep with a failed run exited 0"; exit 1; fi
+printf '#!/bin/sh\ncase "$*" in *fail/bad.h5*) i=0; while [ ! -e "%s" ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done ;; esac\nexec "%s" "$@"\n' \
+  "$tmp/results/fail/ok.log" "$root/build/glimpse" > "$tmp/bad-after-ok" && chmod +x "$tmp/bad-after-ok"
+if out=$(GLIMPSE_BIN=$tmp/bad-after-ok "$root/scripts/sweep" fail --jobs 2 --threads 1); then
+  echo "FAIL: a sweep with a failed run exited 0"; exit 1
+fi
 # ($(...) also waits for a run the sweep left behind, so the order of the lines is what tells.)
-done_at=$(echo "$out" | grep -n "done  fail/ok" | cut -d: -f1)
-table_at=$(echo "$out" | grep -n "^| run |" | cut -d: -f1)
+done_at=$(echo "$out" | grep -n "done  fail/ok" | cut -d: -f1 || true)  # (empty: the check below says so)
+table_at=$(echo "$out" | grep -n "^| run |" | cut -d: -f1 || true)
 [ -n "$done_at" ] && [ -n "$table_at" ] && [ "$done_at" -lt "$table_at" ] \
   || { echo "FAIL: the sweep summarised before its running run finished: $out"; exit 1; }
 [ "$("$root/build/glimpse" summarize --status "$tmp/results/fail/ok.h5")" = finished ] || { echo "FAIL: fail/ok"; exit 1; }
