@@ -156,6 +156,7 @@ int RunBench(int argc, char** argv) {
     return 0;
   }
   if (what == "train") {
+    if (const std::string note = BlasKernelNote(); !note.empty()) std::cerr << "note: " << note << "\n";
     Trainer trainer(cfg, nullptr, false);
     const int steps = std::max(1, images / cfg.batch);
     Profile prof;

@@ -24,6 +24,7 @@ int RunInfo(int argc, char** argv) {
   std::cout << "glimpse " << Version() << " (commit " << SourceCommit() << ")\n";
   std::cout << "cpu=" << CpuModel() << "\n";
   std::cout << "blas=" << BlasBuild() << "\n";
+  if (const std::string note = BlasKernelNote(); !note.empty()) std::cout << "note: " << note << "\n";
   std::cout << "blas_threads=" << GetBlasThreads() << "\n";
   std::cout << "usable_cores=" << UsableCores() << " (what --threads 0 uses; CPU affinity " << AffinityCores()
             << " of the machine's " << std::thread::hardware_concurrency() << ", less under a cgroup CPU quota)\n";

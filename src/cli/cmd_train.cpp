@@ -6,6 +6,7 @@
 
 #include "src/cli/commands.h"
 #include "src/cli/config_options.h"
+#include "src/core/blas.h"
 #include "src/core/error.h"
 #include "src/train/run_config.h"
 #include "src/train/trainer.h"
@@ -92,6 +93,7 @@ int RunTrain(int argc, char** argv) {
   const std::string out = vm["out"].as<std::string>();
   Validate(cfg);  // before any file is created
   for (const std::string& w : UnreadKindOptions(cfg)) std::cerr << "warning: " << w << "\n";
+  if (const std::string note = BlasKernelNote(); !note.empty()) std::cerr << "note: " << note << "\n";
   RunFile file(out, vm.count("force") ? RunFile::Mode::kOverwrite : RunFile::Mode::kCreate);
   std::unique_ptr<Trainer> trainer;
   try {

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <map>
 #include <mutex>
 #include <tuple>
@@ -57,6 +58,29 @@ std::string BlasBuild() {
   std::string config = openblas_get_config(), core = openblas_get_corename();
   while (!config.empty() && config.back() == ' ') config.pop_back();
   return config + "; core " + core;
+}
+
+std::string BlasKernelNote(const std::string& core, bool avx2, bool avx512, bool pinned) {
+  // OpenBLAS's x86 kernels that use no AVX: its fallbacks for a CPU it does not know.
+  static const char* const kPreAvx[] = {"Katmai", "Coppermine", "Northwood", "Prescott", "Banias", "Core2",
+                                        "Penryn", "Dunnington", "Nehalem", "Atom", "Athlon", "Opteron",
+                                        "Opteron(SSE3)", "Barcelona", "Nano"};
+  if (pinned || !avx2 || std::find(std::begin(kPreAvx), std::end(kPreAvx), core) == std::end(kPreAvx)) return "";
+  const std::string fit = avx512 ? "SkylakeX" : "Haswell";
+  return "OpenBLAS runs its " + core + " kernel (no AVX) on a CPU with " + (avx512 ? "AVX-512" : "AVX2") +
+         ": it does not know this CPU, and its matrix products run several times slower than they could. "
+         "OPENBLAS_CORETYPE=" + fit + " selects the kernel for these vectors (docs/performance.md).";
+}
+
+std::string BlasKernelNote() {
+  bool avx2 = false, avx512 = false;
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_cpu_init();
+  avx2 = __builtin_cpu_supports("avx2");
+  avx512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw");
+#endif
+  const char* pinned = std::getenv("OPENBLAS_CORETYPE");
+  return BlasKernelNote(openblas_get_corename(), avx2, avx512, pinned != nullptr && *pinned != '\0');
 }
 
 void SetGemmAccounting(bool on) {

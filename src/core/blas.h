@@ -21,6 +21,15 @@ int GetBlasThreads();
 // differently.
 std::string BlasBuild();
 
+// A note for the user when OpenBLAS runs a kernel narrower than the CPU's vectors, else "". An
+// OpenBLAS older than the CPU does not know its model (0.3.21 on Intel's family 6 model 207) and
+// falls back to a pre-AVX kernel (Prescott, SSE3), several times slower than the CPU's own vectors
+// allow. The note names OPENBLAS_CORETYPE's value for the CPU's widest
+// vectors (SkylakeX for AVX-512, Haswell for AVX2). Nothing is said when OPENBLAS_CORETYPE is set
+// (`pinned`): a machine that pins a kernel has its reasons (docs/performance.md).
+std::string BlasKernelNote(const std::string& core, bool avx2, bool avx512, bool pinned);
+std::string BlasKernelNote();  // this process's kernel, CPU and environment
+
 // Accounting of matrix products, for `glimpse bench --profile`: while enabled, every Gemm call adds
 // its wall time and its 2 m n k floating-point operations. Off by default (then Gemm costs nothing
 // extra). Calls from several threads (data-parallel shards) add up: seconds is then the sum of the
