@@ -39,13 +39,17 @@ std::string ResumableNames() {
 }
 
 // The test error of the last parameters (with --average, of the last parameter average); with
-// --test-every 0 (a screen, chosen on validation alone) their validation error instead.
-void PrintFinal(Trainer& t, bool test) {
+// --test-every 0 (a screen, chosen on validation alone) or --hide-test their validation error instead.
+void PrintFinal(Trainer& t, bool test_evaluated, bool hide_test) {
+  const bool test = test_evaluated && !hide_test;
   const Split split = test ? Split::kTest : Split::kVal;
   const EvalResult r = t.averaging() ? t.EvaluateAverage(split, 1, 1 << 30) : t.Evaluate(split, 1, 1 << 30);
   std::cout << std::defaultfloat << std::setprecision(6) << "final: " << r.images << (test ? " test" : " validation")
             << " images, " << t.DescribeEval(1) << (t.averaging() ? ", parameter average" : "") << " (M = 1"
-            << (test ? ")" : "; the test split is not evaluated: --test-every 0)") << "\n"
+            << (test               ? ")"
+                : test_evaluated ? "; the test errors are in the run file, not shown: --hide-test)"
+                                 : "; the test split is not evaluated: --test-every 0)")
+            << "\n"
             << (test ? "test_error=" : "val_error=") << r.error << "\n";
 }
 
@@ -56,12 +60,15 @@ int RunTrain(int argc, char** argv) {
   desc.add_options()("help,h", "show this help")("config", po::value<std::string>(),
                                                  "INI file of experiment options (command-line values win)")(
       "out", po::value<std::string>(), "run file to write (HDF5)")("force", "overwrite an existing --out")(
-      "resume", po::value<std::string>(), "continue this run file from its last checkpoint");
+      "resume", po::value<std::string>(), "continue this run file from its last checkpoint")(
+      "hide-test",
+      "print no test error (the epoch lines and the final line give validation errors; the run file stores the "
+      "test evaluations as ever): a row's test error is read once, when the row is finished. scripts/sweep sets it");
   po::variables_map vm;
   ExperimentConfig cfg;
   if (!ParseWithConfig(argc, argv, desc,
-                       "glimpse train [--config FILE.ini] --out RUN.h5 [--force] [options]\n"
-                       "       glimpse train --resume RUN.h5 [--epochs E] [--threads N] [--denormals flush|keep]",
+                       "glimpse train [--config FILE.ini] --out RUN.h5 [--force] [--hide-test] [options]\n"
+                       "       glimpse train --resume RUN.h5 [--hide-test] [--epochs E] [--threads N] [--denormals flush|keep]",
                        vm, cfg))
     return 0;
 
@@ -83,9 +90,10 @@ int RunTrain(int argc, char** argv) {
     for (const auto& spec : ConfigOptions())
       if (vm.count(spec.name) && FindResumable(spec.name)->stored) file.SetAttribute("/", spec.name, spec.get(stored));
     Trainer trainer(stored, &file, /*resume=*/true);
+    if (vm.count("hide-test")) trainer.hide_test_in_messages();
     std::cout << "resuming '" << path << "' at epoch " << trainer.epoch() << ", step " << trainer.step() << "\n";
     trainer.Run();
-    PrintFinal(trainer, stored.test_every > 0);
+    PrintFinal(trainer, stored.test_every > 0, vm.count("hide-test") > 0);
     return 0;
   }
 
@@ -102,9 +110,10 @@ int RunTrain(int argc, char** argv) {
     file.Discard();  // nothing was trained: leave no half-made run file behind
     throw;
   }
+  if (vm.count("hide-test")) trainer->hide_test_in_messages();
   std::cout << "writing '" << out << "'\n";
   trainer->Run();
-  PrintFinal(*trainer, cfg.test_every > 0);
+  PrintFinal(*trainer, cfg.test_every > 0, vm.count("hide-test") > 0);
   return 0;
 }
 

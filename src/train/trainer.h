@@ -72,6 +72,9 @@ class Trainer {
   double Bench(int steps, Profile* profile = nullptr);
   // Where the trainer's messages to a person go (default: the terminal); not owned, must outlive it.
   void set_progress(Progress* progress) { progress_ = progress; }
+  // Leaves test errors out of the messages (the epoch lines); the run file stores them as ever.
+  // Sweeps set it: a row's test error is read once, when the row is finished (docs/results.md).
+  void hide_test_in_messages() { show_test_ = false; }
 
   // How Evaluate(samples) answers, in words, for logs: the policy mean, one seeded sample (a policy
   // without a mean, the uniform control), M averaged samples, or deterministic reads.
@@ -131,6 +134,7 @@ class Trainer {
   Profile* profile_ = nullptr;
   static inline TerminalProgress terminal_;
   Progress* progress_ = &terminal_;
+  bool show_test_ = true;
   // Commits the run file (atomically: see RunFile) at checkpoints, and otherwise at most every
   // kSyncSeconds, so a reader sees progress while the copy cost stays small.
   void Sync(bool force);

@@ -149,17 +149,19 @@ void Trainer::EndEpoch() {
         MarkBestTestAnswersStale(*file_);
     }
     averaged.reset();  // the training parameters are back
+    // A test error is "-" where the test split was not evaluated, "hidden" where the messages leave it out.
+    auto test_cell = [&](double error) {
+      return !test_now ? std::string("-")
+                       : show_test_ ? Format(std::fixed, std::setprecision(2), 100 * error, "%") : std::string("hidden");
+    };
     std::ostringstream line;
     line << "epoch " << epoch_ << "/" << cfg_.epochs << " done | val_error " << std::fixed << std::setprecision(2)
-         << 100 * val.error << "% test_error "
-         << (test_now ? Format(std::fixed, std::setprecision(2), 100 * test.error, "%") : std::string("-")) << " ("
-         << DescribeEval(1) << (average_ ? ", parameter average" : "") << ")";
+         << 100 * val.error << "% test_error " << test_cell(test.error) << " (" << DescribeEval(1)
+         << (average_ ? ", parameter average" : "") << ")";
     if (average_)
       line << " | training parameters: val_error " << 100 * val_raw.error << "% test_error "
-           << (test_now ? Format(std::fixed, std::setprecision(2), 100 * test_raw.error, "%") : std::string("-"));
-    for (const auto& [name, value] : test.extra)  // as test_error: "-" where the test split was not evaluated
-      line << " test_" << name << " "
-           << (test_now ? Format(std::fixed, std::setprecision(2), 100 * value, "%") : std::string("-"));
+           << test_cell(test_raw.error);
+    for (const auto& [name, value] : test.extra) line << " test_" << name << " " << test_cell(value);
     line << " | train " << Duration(wall_s_) << ", eval " << Duration(SteadySeconds() - t0) << " | rss "
          << std::setprecision(0) << ResidentMb() << " MB";
     const double per_epoch = wall_s_ / std::max<std::int64_t>(1, epoch_);

@@ -232,6 +232,26 @@ TEST_CASE("test-every: a screen evaluates the test split never (0) or every Nth 
   CHECK((test_s[0] == 0 && test_s[1] > 0 && test_s[2] > test_s[1] && test_s[2] < eval_s[2]));
 }
 
+TEST_CASE("--hide-test: the messages give validation errors only, the run file the test evaluations as ever",
+          "[cli][train]") {
+  const std::string run = TempDir() + "/glimpse_cli_hide_test.h5";
+  std::remove(run.c_str());
+  auto r = RunGlimpse("train --out " + run + " --epochs 1 --hide-test --env pairs100 --agent dram" + Small());
+  REQUIRE(r.code == 0);
+  CHECK(LastLine(r.output).rfind("val_error=", 0) == 0);
+  CHECK_THAT(r.output, Catch::Contains("test_error hidden") && Catch::Contains("test_digit_error hidden") &&
+                           Catch::Contains("not shown: --hide-test") && !Catch::Contains("test_error="));
+  r = RunGlimpse("train --resume " + run + " --epochs 2 --hide-test");
+  REQUIRE(r.code == 0);
+  CHECK_THAT(r.output, Catch::Contains("epoch 2/2 done") && Catch::Contains("test_error hidden") &&
+                           !Catch::Contains("test_error="));
+  const RunFile f(run, RunFile::Mode::kReadOnly);
+  const auto test = f.ReadSeries("/eval", "test_error");
+  REQUIRE(test.size() == 2);
+  for (double e : test) CHECK(std::isfinite(e));  // evaluated and stored, only not printed
+  CHECK(RunGlimpse("eval --run " + run).output.find("test_error=") != std::string::npos);  // read when asked
+}
+
 TEST_CASE("summarize --reach: images and wall time until the validation error first reached a target",
           "[cli][summarize]") {
   const std::string run = TempDir() + "/glimpse_cli_reach.h5";

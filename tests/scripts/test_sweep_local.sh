@@ -12,6 +12,8 @@ expect_finished a b
 out=$("$root/scripts/sweep" tiny --jobs 2 --threads 1)
 echo "$out" | grep -q "tiny/a: finished, skipped" || { echo "FAIL: finished run not skipped: $out"; exit 1; }
 grep -q "^epoch 2/2 done" "$tmp/results/tiny/a.log" || { echo "FAIL: skipping a finished run clobbered its log"; exit 1; }
+grep -q "test_error hidden" "$tmp/results/tiny/a.log" && ! grep -q "test_error [0-9]" "$tmp/results/tiny/a.log" \
+  || { echo "FAIL: a sweep's log shows a test error (--hide-test)"; exit 1; }
 # A fresh checkout holds only the committed slim copy (runs/ID.h5) of a finished run: skipped, not redone.
 mkdir -p "$tmp/results/tiny/runs"
 "$root/build/glimpse" slim --run "$tmp/results/tiny/a.h5" --out "$tmp/results/tiny/runs/a.h5" >/dev/null
