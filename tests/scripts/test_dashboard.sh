@@ -32,6 +32,14 @@ if "$root/scripts/dashboard" "$tmp/results/nothing/*.h5" no_such_experiment "$tm
 fi
 grep -q 'no run files found for .*nothing/\*.h5, no_such_experiment' "$tmp/empty.err" \
   || { echo "FAIL: dashboard --once with no run file does not say so: $(cat "$tmp/empty.err")"; exit 1; }
+# --hide-test: the page's data holds no test error, where without it the same runs show theirs.
+"$root/scripts/dashboard" "$tmp/results/tiny/*.h5" --out "$tmp/hidden" --once --hide-test > /dev/null
+"$root/scripts/dashboard" "$tmp/results/tiny/*.h5" --out "$tmp/shown" --once > /dev/null
+grep -q '"test_error"' "$tmp/shown/data.js" && grep -q '"test_at_best":[0-9]' "$tmp/shown/data.js" \
+  || { echo "FAIL: the dashboard's data shows no test error without --hide-test"; exit 1; }
+! grep -q '"test_[a-z_]*":\[' "$tmp/hidden/data.js" && ! grep -q '"test_at_best":[0-9]' "$tmp/hidden/data.js" \
+  && grep -q '"test":\[null,null\]' "$tmp/hidden/data.js" \
+  || { echo "FAIL: dashboard --hide-test leaves a test error in the page's data"; exit 1; }
 # A file that is being replaced (here: not yet an HDF5 file) is skipped, the others shown; run e
 # trains while the page is written, so it is running, and unfinished once its process is gone.
 printf 'not yet a run file' > "$tmp/results/tiny/z.h5"
