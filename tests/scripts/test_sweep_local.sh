@@ -68,6 +68,15 @@ done
   "$tmp/results/pool/x-s2.h5"
 echo "$out" | grep -q "| 3 | .* +- .* | \[" || { echo "FAIL: no pooled row of 3 seeds: $out"; exit 1; }
 if "$root/scripts/sweep" tiny --seeds 1,2 --dry-run 2>/dev/null; then echo "FAIL: --seeds over runs that set --seed"; exit 1; fi
+# --slim MODE: each run that finishes leaves its copy to commit in runs/; a skipped run gets none.
+out=$("$root/scripts/sweep" pool --seeds 4 --slim best-only --threads 1)
+echo "$out" | grep -q "slim  pool/x-s4: .*runs/x-s4.h5 (best-only)" || { echo "FAIL: --slim said nothing: $out"; exit 1; }
+/usr/bin/python3 -c "import h5py,sys; f=h5py.File(sys.argv[1],'r'); assert 'slim' in f.attrs and 'best' in f and 'checkpoint' not in f, (dict(f.attrs), list(f))" \
+  "$tmp/results/pool/runs/x-s4.h5" || { echo "FAIL: --slim best-only did not write a best-only copy"; exit 1; }
+[ ! -e "$tmp/results/pool/runs/x-s1.h5" ] || { echo "FAIL: --slim copied a run this sweep did not train"; exit 1; }
+out=$("$root/scripts/sweep" pool --seeds 1,4 --slim curves-only --threads 1)
+[ ! -e "$tmp/results/pool/runs/x-s1.h5" ] || { echo "FAIL: --slim copied a run skipped as finished"; exit 1; }
+if "$root/scripts/sweep" pool --seeds 4 --slim small --dry-run 2>/dev/null; then echo "FAIL: --slim small accepted"; exit 1; fi
 # {seed} in a line stands for each run's seed (a curriculum row starting from its own seed's source);
 # without --seeds it has nothing to stand for.
 printf 'y  --init-from results/pool/x-s{seed}.h5\n' > "$tmp/experiments/pool/runs.txt"
