@@ -189,12 +189,21 @@ labels = sorted(plot.group_labels(results.configuration_groups(df)))
 assert labels == ["loo4-lstm-context, epochs=100 (3 seeds: mean, band +-1 std)",
                   "loo4-lstm-context, epochs=60 (3 seeds: mean, band +-1 std)"], labels
 # The same with options that only the later row stores (--average, --denormals, ... were added in
-# between): only the schedule is named.
+# between; each reads as its value before it existed, and --denormals makes no configuration): only
+# the schedule is named.
 df = results.load_runs(results.run_paths([sys.argv[1] + "/results/frontier/cluttered60_best_final/runs",
                                           sys.argv[1] + "/results/frontier/cluttered60_best200_final/runs"]))
 labels = sorted(plot.group_labels(results.configuration_groups(df)))
 assert labels == ["stn-context-lstm-clip1, epochs=100 (3 seeds: mean, band +-1 std)",
                   "stn-context-lstm-clip1, epochs=200 (3 seeds: mean, band +-1 std)"], labels
+# A row whose seeds straddle an option's addition pools whole, as glimpse summarize pools it: pairs100's
+# seeds 2 and 3 predate --strided-filters and --strided-layers, seed 4 stores their defaults (a column
+# with NaN in the others, which pandas keeps as floats).
+df = results.load_runs(results.run_paths([sys.argv[1] + "/results/multi_digit_frontier_rows/runs/pairs-lstm-conv-s*.h5"]))
+assert df["strided-filters"].isna().sum() == 2, df["strided-filters"]
+groups = results.configuration_groups(df)
+assert [len(g) for g in groups.values()] == [3], [[r["run"] for r in g] for g in groups.values()]
+assert results.configuration_key({}) == results.configuration_key(dict(results._rules().absent_option_values()))
 print("plot.py labels: ok")
 # A figure fit for a paper: the comparison's 72 runs over three tasks give one panel per task in the
 # order of the canvases, a colour per attention kind shared by the panels, and a legend inside the

@@ -358,9 +358,11 @@ def summary(run):
 
 def configuration_key(config):
     """The options that make runs the same configuration, as a hashable value (glimpse's rule:
-    _core.is_configuration_option leaves out the seed, how a run was run and the file's metadata)."""
+    _core.is_configuration_option leaves out the seed, how a run was run and the file's metadata; an
+    option the file predates reads as _core.absent_option_values gives it, as glimpse summarize reads it)."""
     rules = _rules()
-    return tuple(sorted((k, str(v)) for k, v in config.items() if rules.is_configuration_option(k)))
+    full = {**rules.absent_option_values(), **config}
+    return tuple(sorted((k, str(v)) for k, v in full.items() if rules.is_configuration_option(k)))
 
 
 def _missing(value):
@@ -379,7 +381,7 @@ def configuration_groups(df):
     seed): a dict configuration_key -> list of rows, in the order of df."""
     groups = {}
     for _, r in df.iterrows():
-        groups.setdefault(configuration_key({k: r[k] for k in r["options"]}), []).append(r)
+        groups.setdefault(configuration_key(dict(r["options"])), []).append(r)
     return groups
 
 
@@ -467,7 +469,9 @@ def frame(runs):
         p = run["path"]
         row = {"run": os.path.splitext(os.path.basename(p))[0], "path": p}
         row.update(run["config"])
-        row["options"] = tuple(run["config"])
+        # The file's own options and values: a column that other files lack holds NaN for them,
+        # which makes pandas store its integers as floats ("16" would read "16.0").
+        row["options"] = tuple(run["config"].items())
         row.update(summary(run))
         row.update({"train": run["train"], "eval": run["eval"], "diagnostics": run["diagnostics"]})
         rows.append(row)
