@@ -46,7 +46,7 @@ void PrintFinal(Trainer& t, bool test_evaluated, bool hide_test) {
   const EvalResult r = t.averaging() ? t.EvaluateAverage(split, 1, 1 << 30) : t.Evaluate(split, 1, 1 << 30);
   std::cout << std::defaultfloat << std::setprecision(6) << "final: " << r.images << (test ? " test" : " validation")
             << " images, " << t.DescribeEval(1) << (t.averaging() ? ", parameter average" : "") << " (M = 1"
-            << (test               ? ")"
+            << (test             ? ")"
                 : test_evaluated ? "; the test errors are in the run file, not shown: --hide-test)"
                                  : "; the test split is not evaluated: --test-every 0)")
             << "\n"
@@ -66,10 +66,11 @@ int RunTrain(int argc, char** argv) {
       "test evaluations as ever): a row's test error is read once, when the row is finished. scripts/sweep sets it");
   po::variables_map vm;
   ExperimentConfig cfg;
-  if (!ParseWithConfig(argc, argv, desc,
-                       "glimpse train [--config FILE.ini] --out RUN.h5 [--force] [--hide-test] [options]\n"
-                       "       glimpse train --resume RUN.h5 [--hide-test] [--epochs E] [--threads N] [--denormals flush|keep]",
-                       vm, cfg))
+  if (!ParseWithConfig(
+          argc, argv, desc,
+          "glimpse train [--config FILE.ini] --out RUN.h5 [--force] [--hide-test] [options]\n"
+          "       glimpse train --resume RUN.h5 [--hide-test] [--epochs E] [--threads N] [--denormals flush|keep]",
+          vm, cfg))
     return 0;
 
   if (vm.count("resume")) {

@@ -62,14 +62,15 @@ std::string BlasBuild() {
 
 std::string BlasKernelNote(const std::string& core, bool avx2, bool avx512, bool pinned) {
   // OpenBLAS's x86 kernels that use no AVX: its fallbacks for a CPU it does not know.
-  static const char* const kPreAvx[] = {"Katmai", "Coppermine", "Northwood", "Prescott", "Banias", "Core2",
-                                        "Penryn", "Dunnington", "Nehalem", "Atom", "Athlon", "Opteron",
-                                        "Opteron(SSE3)", "Barcelona", "Nano"};
+  static const char* const kPreAvx[] = {"Katmai", "Coppermine", "Northwood",     "Prescott",  "Banias",
+                                        "Core2",  "Penryn",     "Dunnington",    "Nehalem",   "Atom",
+                                        "Athlon", "Opteron",    "Opteron(SSE3)", "Barcelona", "Nano"};
   if (pinned || !avx2 || std::find(std::begin(kPreAvx), std::end(kPreAvx), core) == std::end(kPreAvx)) return "";
   const std::string fit = avx512 ? "SkylakeX" : "Haswell";
   return "OpenBLAS runs its " + core + " kernel (no AVX) on a CPU with " + (avx512 ? "AVX-512" : "AVX2") +
          ": it does not know this CPU, and its matrix products run several times slower than they could. "
-         "OPENBLAS_CORETYPE=" + fit + " selects the kernel for these vectors (docs/performance.md).";
+         "OPENBLAS_CORETYPE=" +
+         fit + " selects the kernel for these vectors (docs/performance.md).";
 }
 
 std::string BlasKernelNote() {

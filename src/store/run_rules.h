@@ -38,16 +38,42 @@ inline const std::vector<std::string>& RunMetadataAttributes() {
 // that a committed run file lacks must be here, with its default unless it changed the behaviour of
 // the files before it (tests/cli/test_committed_runs.cpp checks both).
 inline const std::map<std::string, std::string>& AbsentOptionValues() {
-  static const std::map<std::string, std::string> values = {
-      {"agent", ""},           {"attention-dim", "64"},  {"average", "0"},          {"clip", "0"},
-      {"context", "0"},        {"context-fade", "0"},    {"conv-filters", "16"},    {"denormals", "keep"},
-      {"diag-draws", "16"},    {"diag-every", "0"},      {"discount", "1"},         {"draw-sigma", "1"},
-      {"entropy", "0"},        {"glimpse-net", "fc"},    {"grid", "4"},             {"gumbel-tau", "1"},
-      {"gumbel-tau-end", "0.5"}, {"init-from", ""},      {"max-rollbacks", "3"},    {"on-nan", "stop"},
-      {"policy", ""},          {"read-std", "0.1"},      {"reward", "terminal"},    {"reward-norm", "false"},
-      {"rl-into-core", "false"}, {"score", "additive"},  {"semi-sampling", "0"},    {"soft-gate", "true"},
-      {"step-loss", "0"},      {"stn-params", "affine"}, {"stn-sampler", "box"},    {"stn-start", "whole"},
-      {"strided-filters", "16"}, {"strided-layers", "4"}, {"train-shift", "0"},     {"weight-decay", "0"}};
+  static const std::map<std::string, std::string> values = {{"agent", ""},
+                                                            {"attention-dim", "64"},
+                                                            {"average", "0"},
+                                                            {"clip", "0"},
+                                                            {"context", "0"},
+                                                            {"context-fade", "0"},
+                                                            {"conv-filters", "16"},
+                                                            {"denormals", "keep"},
+                                                            {"diag-draws", "16"},
+                                                            {"diag-every", "0"},
+                                                            {"discount", "1"},
+                                                            {"draw-sigma", "1"},
+                                                            {"entropy", "0"},
+                                                            {"glimpse-net", "fc"},
+                                                            {"grid", "4"},
+                                                            {"gumbel-tau", "1"},
+                                                            {"gumbel-tau-end", "0.5"},
+                                                            {"init-from", ""},
+                                                            {"max-rollbacks", "3"},
+                                                            {"on-nan", "stop"},
+                                                            {"policy", ""},
+                                                            {"read-std", "0.1"},
+                                                            {"reward", "terminal"},
+                                                            {"reward-norm", "false"},
+                                                            {"rl-into-core", "false"},
+                                                            {"score", "additive"},
+                                                            {"semi-sampling", "0"},
+                                                            {"soft-gate", "true"},
+                                                            {"step-loss", "0"},
+                                                            {"stn-params", "affine"},
+                                                            {"stn-sampler", "box"},
+                                                            {"stn-start", "whole"},
+                                                            {"strided-filters", "16"},
+                                                            {"strided-layers", "4"},
+                                                            {"train-shift", "0"},
+                                                            {"weight-decay", "0"}};
   return values;
 }
 

@@ -151,8 +151,9 @@ void Trainer::EndEpoch() {
     averaged.reset();  // the training parameters are back
     // A test error is "-" where the test split was not evaluated, "hidden" where the messages leave it out.
     auto test_cell = [&](double error) {
-      return !test_now ? std::string("-")
-                       : show_test_ ? Format(std::fixed, std::setprecision(2), 100 * error, "%") : std::string("hidden");
+      return !test_now    ? std::string("-")
+             : show_test_ ? Format(std::fixed, std::setprecision(2), 100 * error, "%")
+                          : std::string("hidden");
     };
     std::ostringstream line;
     line << "epoch " << epoch_ << "/" << cfg_.epochs << " done | val_error " << std::fixed << std::setprecision(2)

@@ -31,8 +31,8 @@ TEST_CASE("BlasKernelNote speaks when OpenBLAS runs a pre-AVX kernel on a CPU wi
   CHECK(n.find("Prescott") != std::string::npos);
   CHECK(n.find("OPENBLAS_CORETYPE=SkylakeX") != std::string::npos);
   CHECK(BlasKernelNote("Nehalem", true, false, false).find("OPENBLAS_CORETYPE=Haswell") != std::string::npos);
-  CHECK(BlasKernelNote("SkylakeX", true, true, false).empty());   // the kernel fits the vectors
-  CHECK(BlasKernelNote("Haswell", true, true, false).empty());    // AVX2 on AVX-512: a machine's choice, not a fallback
-  CHECK(BlasKernelNote("Prescott", true, true, true).empty());    // OPENBLAS_CORETYPE set: the machine pinned it
-  CHECK(BlasKernelNote("Prescott", false, false, false).empty()); // an old CPU: Prescott is its kernel
+  CHECK(BlasKernelNote("SkylakeX", true, true, false).empty());  // the kernel fits the vectors
+  CHECK(BlasKernelNote("Haswell", true, true, false).empty());   // AVX2 on AVX-512: a machine's choice, not a fallback
+  CHECK(BlasKernelNote("Prescott", true, true, true).empty());   // OPENBLAS_CORETYPE set: the machine pinned it
+  CHECK(BlasKernelNote("Prescott", false, false, false).empty());  // an old CPU: Prescott is its kernel
 }

@@ -16,7 +16,7 @@ TEST_CASE("AbsentOptionValues are today's defaults but for --denormals", "[train
   const auto defaults = ToKeyValues(ExperimentConfig{});
   for (const auto& [name, value] : AbsentOptionValues()) {
     INFO("option --" << name);
-    REQUIRE(defaults.count(name) == 1);  // a real option, stored by today's trainer
+    REQUIRE(defaults.count(name) == 1);                           // a real option, stored by today's trainer
     CHECK((IsConfigurationOption(name) || name == "denormals"));  // how a run was run: never pools apart
     if (name == "denormals")
       CHECK((value == "keep" && defaults.at(name) == "flush"));
