@@ -232,7 +232,7 @@ TEST_CASE("test-every: a screen evaluates the test split never (0) or every Nth 
   CHECK((test_s[0] == 0 && test_s[1] > 0 && test_s[2] > test_s[1] && test_s[2] < eval_s[2]));
 }
 
-TEST_CASE("--hide-test: the messages give validation errors only, the run file the test evaluations as ever",
+TEST_CASE("train --hide-test: the messages give validation errors only, the run file the test evaluations as ever",
           "[cli][train]") {
   const std::string run = TempDir() + "/glimpse_cli_hide_test.h5";
   std::remove(run.c_str());
