@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <string>
+#include <vector>
 
 namespace glimpse::test {
 
@@ -76,6 +77,23 @@ inline std::string TinyRun(const std::string& data) {
   return " --data-dir " + data +
          " --glimpses 2 --patch 6 --hidden 16 --glimpse-hidden 8 --batch 8 --val-images 16"
          " --trajectories 2 --threads 1 ";
+}
+
+// The run files git tracks under results/, relative to the source directory (full run files of sweeps
+// in progress are git-ignored and may be being written); empty without git (an exported tree).
+inline std::vector<std::string> CommittedRunFiles() {
+  std::vector<std::string> runs;
+  const std::string list = "git -C '" + std::string(GLIMPSE_SOURCE_DIR) + "' ls-files 'results/*.h5' 2>/dev/null";
+  if (FILE* p = popen(list.c_str(), "r")) {
+    char line[4096];
+    while (std::fgets(line, sizeof line, p)) {
+      std::string rel(line);
+      while (!rel.empty() && (rel.back() == '\n' || rel.back() == '\r')) rel.pop_back();
+      if (!rel.empty()) runs.push_back(rel);
+    }
+    pclose(p);
+  }
+  return runs;
 }
 
 }  // namespace glimpse::test

@@ -109,19 +109,8 @@ TEST_CASE("Committed run files of each model kind re-evaluate to their stored te
 
 TEST_CASE("Every committed run file re-evaluates to its stored test error", "[cli][results][slow]") {
   REQUIRE(HaveMnist());
-  // The files git tracks (full run files of sweeps in progress are git-ignored and may be being
-  // written); without git (an exported tree), every run file but local ones.
-  std::vector<std::string> runs;
-  const std::string list = "git -C '" + std::string(GLIMPSE_SOURCE_DIR) + "' ls-files 'results/*.h5' 2>/dev/null";
-  if (FILE* p = popen(list.c_str(), "r")) {
-    char line[4096];
-    while (std::fgets(line, sizeof line, p)) {
-      std::string rel(line);
-      while (!rel.empty() && (rel.back() == '\n' || rel.back() == '\r')) rel.pop_back();
-      if (!rel.empty()) runs.push_back(rel);
-    }
-    pclose(p);
-  }
+  // The files git tracks; without git (an exported tree), every run file but local ones.
+  std::vector<std::string> runs = CommittedRunFiles();
   if (runs.empty())
     for (const auto& e : std::filesystem::recursive_directory_iterator(std::string(GLIMPSE_SOURCE_DIR) + "/results")) {
       const std::string rel = std::filesystem::relative(e.path(), GLIMPSE_SOURCE_DIR).string();

@@ -2,13 +2,13 @@
 // it existed. It must name every option some committed run file lacks, and give today's default but
 // where the option changed what earlier builds did (--denormals: they kept subnormals).
 #include <catch2/catch.hpp>
-#include <cstdio>
 #include <string>
 #include <vector>
 
 #include "src/store/run_file.h"
 #include "src/store/run_rules.h"
 #include "src/train/config.h"
+#include "tests/cli/cli_helpers.h"
 
 using namespace glimpse;
 
@@ -26,17 +26,7 @@ TEST_CASE("AbsentOptionValues are today's defaults but for --denormals", "[train
 }
 
 TEST_CASE("Every option a committed run file lacks has its absent value", "[train][config][results]") {
-  std::vector<std::string> runs;
-  const std::string list = "git -C '" + std::string(GLIMPSE_SOURCE_DIR) + "' ls-files 'results/*.h5' 2>/dev/null";
-  if (FILE* p = popen(list.c_str(), "r")) {
-    char line[4096];
-    while (std::fgets(line, sizeof line, p)) {
-      std::string rel(line);
-      while (!rel.empty() && (rel.back() == '\n' || rel.back() == '\r')) rel.pop_back();
-      if (!rel.empty()) runs.push_back(rel);
-    }
-    pclose(p);
-  }
+  const std::vector<std::string> runs = test::CommittedRunFiles();
   if (runs.empty()) WARN("no git checkout: no committed run files to check");
   int read = 0;
   for (const std::string& rel : runs) {
