@@ -36,7 +36,7 @@ inline const std::vector<std::string>& RunMetadataAttributes() {
 // fill these in before they compare configurations (summarize, glimpse.runs) or resume, so the seeds of
 // one row trained by builds before and after an option was added pool as one configuration. An option
 // that a committed run file lacks must be here, with its default unless it changed the behaviour of
-// the files before it (tests/cli/test_committed_runs.cpp checks both).
+// the files before it (tests/train/test_absent_options.cpp checks both).
 inline const std::map<std::string, std::string>& AbsentOptionValues() {
   static const std::map<std::string, std::string> values = {{"agent", ""},
                                                             {"attention-dim", "64"},
