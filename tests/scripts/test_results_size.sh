@@ -12,3 +12,10 @@ if [ "$mb" -gt "$BUDGET_MB" ]; then
   echo "      (glimpse slim --curves-only), or move superseded results out of the tree (docs/results.md)"
   exit 1
 fi
+# A sweep's full run files and logs, in any experiment folder, nested or new, stay out of git; its
+# slim copies in runs/ do not (.gitignore).
+for f in results/any_new/nested/run-s3.h5 results/any_new/run.h5 results/any_new/run-s12.log; do
+  git check-ignore -q "$f" || { echo "FAIL: .gitignore lets a full run file or log in: $f"; exit 1; }
+done
+git check-ignore -q results/any_new/nested/runs/run-s3.h5 && { echo "FAIL: .gitignore hides a slim copy in runs/"; exit 1; }
+echo "full run files ignored, slim copies in runs/ not"
