@@ -10,5 +10,8 @@ inline constexpr const char* kTrainMflopPerImage = "train_mflop_per_image";
 // The epoch at whose evaluation a --stop-at run reached its target; such a run is finished (summarize
 // --status, scripts/sweep) and a resume trains nothing.
 inline constexpr const char* kStoppedAtTarget = "stopped_at_target";
+// The slot an --init-from run loaded from its source ("best " or "last ") and those parameters' digest:
+// provenance, not configuration (the source's path is the option --init-from).
+inline constexpr const char* kInitFromParams = "init_from_params";
 
 }  // namespace glimpse

@@ -3,6 +3,7 @@
 // Python select, group and resume alike (docs/run_file.md).
 #pragma once
 
+#include <cctype>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -26,8 +27,8 @@ inline const std::vector<std::string>& NonConfigurationOptions() {
 // Root attributes that describe the file, not the run's options (docs/run_file.md).
 inline const std::vector<std::string>& RunMetadataAttributes() {
   static const std::vector<std::string> names = {
-      "glimpse_version", "source_commit", "created_utc",      "parameters",        "slim",          "stopped_reason",
-      "trained_by",      "epochs_done",   "data_fingerprint", kTrainMflopPerImage, kStoppedAtTarget};
+      "glimpse_version", "source_commit", "created_utc",      "parameters",        "slim",           "stopped_reason",
+      "trained_by",      "epochs_done",   "data_fingerprint", kTrainMflopPerImage, kStoppedAtTarget, kInitFromParams};
   return names;
 }
 
@@ -84,6 +85,28 @@ inline bool IsConfigurationOption(const std::string& name) {
     for (const std::string& n : *list)
       if (n == name) return false;
   return name.rfind("rollback_", 0) != 0;
+}
+
+// The value option NAME gives the configuration key of a run with seed SEED: VALUE as written, but
+// an --init-from source that names the run's own seed (a per-seed curriculum, which an experiment
+// writes `--init-from results/STAGE/runs/KIND-s{seed}.h5` and scripts/sweep expands) reads each
+// "-s<SEED>" not followed by a digit as "-s{seed}": the seeds of one curriculum row, each started
+// from its own seed's source, pool as one configuration; a source of another seed stays apart.
+inline std::string ConfigurationValue(const std::string& name, const std::string& value, const std::string& seed) {
+  if (name != "init-from" || seed.empty()) return value;
+  const std::string own = "-s" + seed;
+  std::string out;
+  for (std::size_t i = 0; i < value.size();) {
+    const std::size_t end = i + own.size();
+    if (value.compare(i, own.size(), own) == 0 &&
+        (end == value.size() || !std::isdigit(static_cast<unsigned char>(value[end])))) {
+      out += "-s{seed}";
+      i = end;
+    } else {
+      out += value[i++];
+    }
+  }
+  return out;
 }
 
 // The evaluation a run is selected by: the first one with the lowest finite validation error (the

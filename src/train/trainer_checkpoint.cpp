@@ -4,6 +4,7 @@
 
 #include "envs/dataset.h"
 #include "src/store/checkpoint.h"
+#include "src/store/run_attributes.h"
 #include "src/train/config.h"
 #include "src/train/trainer.h"
 
@@ -88,7 +89,7 @@ void Trainer::InitFrom(const std::string& path) {
   if (average_) average_->Reset(store.values().data());  // the average starts from them too
   progress_->Line(
       Format("parameters from '", path, "' (", best ? "validation-selected" : "last", ", epoch ", c.epoch, ")"));
-  logger_->Attribute("init_from_params",
+  logger_->Attribute(kInitFromParams,
                      (best ? "best " : "last ") + DigestOf(c.params.data(), c.params.size() * sizeof(float)));
 }
 

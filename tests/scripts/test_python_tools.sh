@@ -204,6 +204,13 @@ assert df["strided-filters"].isna().sum() == 2, df["strided-filters"]
 groups = results.configuration_groups(df)
 assert [len(g) for g in groups.values()] == [3], [[r["run"] for r in g] for g in groups.values()]
 assert results.configuration_key({}) == results.configuration_key(dict(results._rules().absent_option_values()))
+# A curriculum row's seeds, each started from its own seed's source (--init-from .../random-s{seed}.h5),
+# pool as one configuration; a source of another seed keeps a run apart.
+df = results.load_runs(results.run_paths([sys.argv[1] + "/results/benchmark/rows/runs/random-s*.h5"]))
+assert len(set(df["init-from"])) == 5 and len(results.configuration_groups(df)) == 1, list(df["init-from"])
+own = {"seed": "12", "init-from": "results/x/runs/random-s12.h5"}
+assert results.configuration_key(own) == results.configuration_key({**own, "seed": "13", "init-from": "results/x/runs/random-s13.h5"})
+assert results.configuration_key(own) != results.configuration_key({**own, "seed": "13"})
 print("plot.py labels: ok")
 # A figure fit for a paper: the comparison's 72 runs over three tasks give one panel per task in the
 # order of the canvases, a colour per attention kind shared by the panels, and a legend inside the

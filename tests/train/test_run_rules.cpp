@@ -23,9 +23,22 @@ TEST_CASE("a run is selected by its first lowest finite validation error", "[uni
 
 TEST_CASE("the configuration key leaves out the seed, how a run ran and the file's metadata", "[unit]") {
   for (const char* name : {"seed", "run-id", "threads", "data-dir", "test-every", "grad-norms", "source_commit",
-                           "stopped_at_target", "rollback_1"})
+                           "stopped_at_target", "rollback_1", "init_from_params"})
     CHECK_FALSE(IsConfigurationOption(name));
   for (const char* name : {"env", "attention", "lr", "epochs", "glimpses", "seeds"}) CHECK(IsConfigurationOption(name));
+}
+
+TEST_CASE("a per-seed --init-from source reads with its own seed as {seed} in the configuration key", "[unit]") {
+  const std::string row = "results/benchmark/rows_stage/runs/soft-s{seed}.h5";
+  CHECK(ConfigurationValue("init-from", "results/benchmark/rows_stage/runs/soft-s14.h5", "14") == row);
+  CHECK(ConfigurationValue("init-from", "results/benchmark/rows_stage/runs/soft-s3.h5", "3") == row);
+  CHECK(ConfigurationValue("init-from", "results/s-s3/a-s3.h5", "3") == "results/s-s{seed}/a-s{seed}.h5");
+  // another seed's source, a longer number and other options stay as written
+  CHECK(ConfigurationValue("init-from", "results/x/runs/soft-s14.h5", "1") == "results/x/runs/soft-s14.h5");
+  CHECK(ConfigurationValue("init-from", "results/x/runs/soft-s14.h5", "4") == "results/x/runs/soft-s14.h5");
+  CHECK(ConfigurationValue("init-from", "results/x/runs/soft-s14.h5", "") == "results/x/runs/soft-s14.h5");
+  CHECK(ConfigurationValue("run-id", "soft-s14", "14") == "soft-s14");
+  CHECK(ConfigurationValue("init-from", "", "14").empty());
 }
 
 TEST_CASE("a resume loads the complete checkpoint slot with the most steps", "[unit]") {
