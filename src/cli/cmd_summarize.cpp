@@ -71,7 +71,7 @@ std::string ConfigurationKey(const ExperimentConfig& cfg) {
 }
 
 std::string MeanStd(const SeedStats& s) {
-  if (s.n < 2) return Percent(s.mean);
+  if (s.n < 2 || !std::isfinite(s.mean)) return Percent(s.mean);  // "-" for a hidden test error
   std::ostringstream os;
   os << Percent(s.mean) << " +- " << Percent(s.std);
   return os.str();
@@ -182,6 +182,9 @@ int RunSummarize(int argc, char** argv) {
       "runs", po::value<std::vector<std::string>>()->multitoken()->required(),
       "run files, or experiment names (NAME: results/NAME/*.h5 and the committed copies in results/NAME/runs/)")(
       "status", "print only new|partial|finished (one run)")(
+      "hide-test",
+      "print '-' for every test error, pooled and per run (a row still running: its test error is read once, "
+      "when the row has finished; the validation columns stay)")(
       "reach", po::value<double>(),
       "time to accuracy: also report the training images and wall time until the validation error first "
       "reached this percentage (e.g. 4.04)");
@@ -190,7 +193,8 @@ int RunSummarize(int argc, char** argv) {
   po::variables_map vm;
   po::store(po::command_line_parser(argc, argv).options(desc).positional(pos).run(), vm);
   if (vm.count("help")) {
-    std::cout << "usage: glimpse summarize RUN.h5|EXPERIMENT [...] [--status] [--reach PERCENT]\n\n" << desc << "\n";
+    std::cout << "usage: glimpse summarize RUN.h5|EXPERIMENT [...] [--status] [--reach PERCENT] [--hide-test]\n\n"
+              << desc << "\n";
     return 0;
   }
   po::notify(vm);
@@ -215,7 +219,7 @@ int RunSummarize(int argc, char** argv) {
     std::cout << (done >= cfg.epochs || stopped ? "finished" : done > 0 ? "partial" : "new") << "\n";
     return 0;
   }
-  const bool reach = vm.count("reach") > 0;
+  const bool reach = vm.count("reach") > 0, hide_test = vm.count("hide-test") > 0;
   const double target = reach ? vm["reach"].as<double>() / 100 : 0;
   Check(!reach || (target > 0 && target < 1), "--reach: expected a validation error in percent, between 0 and 100");
   const std::string reach_head = reach ? Percent(target) + "%" : "";
@@ -238,7 +242,8 @@ int RunSummarize(int argc, char** argv) {
     const auto attrs = f.Attributes("/");  // read once: the parameters, the FLOPs, a reached target
     groups[ConfigurationKey(cfg)].push_back(i);
     const std::int64_t done = EpochsDone(f);
-    const auto test = f.SeriesLength("/eval") ? f.ReadSeries("/eval", "test_error") : std::vector<double>{};
+    auto test = f.SeriesLength("/eval") ? f.ReadSeries("/eval", "test_error") : std::vector<double>{};
+    if (hide_test) std::fill(test.begin(), test.end(), NAN);  // Percent(NAN) prints "-"
     const auto val = f.SeriesLength("/eval") ? f.ReadSeries("/eval", "val_error") : std::vector<double>{};
     const auto images = f.SeriesLength("/train") ? f.ReadSeries("/train", "images") : std::vector<double>{};
     const auto wall = f.SeriesLength("/train") ? f.ReadSeries("/train", "wall_s") : std::vector<double>{};
@@ -268,7 +273,8 @@ int RunSummarize(int argc, char** argv) {
         if (name == "step" || name == "epoch" || name == "val_error" || name == "test_error" || name == "rss_mb" ||
             name == "images" || name == "train_s" || name == "eval_s" || name == "test_s")
           continue;
-        other += (other.empty() ? " " : ", ") + name + " " + Percent(f.ReadSeries("/eval", name)[best]);
+        const bool hidden = hide_test && name.rfind("test", 0) == 0;  // test_digit_error, test_peak, ...
+        other += (other.empty() ? " " : ", ") + name + " " + Percent(hidden ? NAN : f.ReadSeries("/eval", name)[best]);
       }
     std::cout << other << " |";
     if (reach) {
@@ -294,7 +300,7 @@ int RunSummarize(int argc, char** argv) {
         img += before.images, train_s += before.seconds;
         reach_images[i] = img, reach_min[i] = train_s / 60;
         const auto names = f.SeriesNames("/eval");
-        if (std::find(names.begin(), names.end(), "test_error") != names.end())  // a file from elsewhere may lack it
+        if (!hide_test && std::find(names.begin(), names.end(), "test_error") != names.end())  // a file may lack it
           reach_test[i] = f.ReadSeries("/eval", "test_error")[e];
         std::ostringstream tflop;
         if (std::isfinite(tf + before.tflop))
@@ -339,7 +345,7 @@ int RunSummarize(int argc, char** argv) {
     }
     const SeedStats sv = Summarize(v), st = Summarize(t);
     std::cout << "| " << names << " | " << st.n << " | " << MeanStd(sv) << " | " << MeanStd(st) << " | ";
-    if (st.n >= 2)
+    if (st.n >= 2 && std::isfinite(st.mean))
       std::cout << "[" << Percent(st.mean - st.ci95) << ", " << Percent(st.mean + st.ci95) << "]";
     else
       std::cout << "-";

@@ -435,6 +435,22 @@ TEST_CASE("summarize takes an experiment name or a quoted glob: its runs, or a c
                            Catch::Contains("results/no_such_experiment/runs"));
 }
 
+TEST_CASE("summarize --hide-test prints no test error: a row still running keeps its test split unread",
+          "[cli][summarize]") {
+  // pairs100's row, seed 2: selected at epoch 58 (validation 7.07%), test 7.97%, per digit 4.06%.
+  const std::string run = "results/multi_digit_frontier_rows/runs/pairs-lstm-conv-s2.h5",
+                    seed3 = "results/multi_digit_frontier_rows/runs/pairs-lstm-conv-s3.h5";
+  auto r = RunGlimpse("summarize " + run);
+  REQUIRE(r.code == 0);
+  CHECK_THAT(r.output,
+             Catch::Contains("| 7.07 (58) | 7.97 | 7.07 / 8.01 |") && Catch::Contains("test_digit_error 4.06"));
+  r = RunGlimpse("summarize " + run + " " + seed3 + " --hide-test --reach 50");
+  REQUIRE(r.code == 0);
+  CHECK_THAT(r.output, Catch::Contains("| 7.07 (58) | - | 7.07 / - |") && Catch::Contains("test_digit_error -") &&
+                           !Catch::Contains("| 7.97 |") && !Catch::Contains("8.01") && !Catch::Contains("4.06"));
+  CHECK_THAT(r.output, Catch::Contains("| 2 | 7.31 +- 0.35 | - | - | - |"));  // pooled: validation only
+}
+
 TEST_CASE("eval refuses files that are not glimpse runs", "[cli][train]") {
   const std::string junk = TempDir() + "/glimpse_cli_junk.h5";
   std::ofstream(junk) << "not hdf5";
