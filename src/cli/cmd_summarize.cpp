@@ -57,16 +57,10 @@ std::string Percent(double f) {
   return os.str();
 }
 
-// The options that make runs "the same configuration": all but the seed and how a run was run, a
-// per-seed source read with its seed as {seed} (IsConfigurationOption, ConfigurationValue,
-// src/store/run_rules.h).
+// The options that make runs "the same configuration" (ConfigurationEntries, src/store/run_rules.h).
 std::string ConfigurationKey(const ExperimentConfig& cfg) {
-  const std::map<std::string, std::string> kv = ToKeyValues(cfg);
-  const auto seed = kv.find("seed");
   std::string key;
-  for (const auto& [k, v] : kv)
-    if (IsConfigurationOption(k))
-      key += k + "=" + ConfigurationValue(k, v, seed == kv.end() ? "" : seed->second) + "\n";
+  for (const auto& [k, v] : ConfigurationEntries(ToKeyValues(cfg))) key += k + "=" + v + "\n";
   return key;
 }
 

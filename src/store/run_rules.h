@@ -109,6 +109,18 @@ inline std::string ConfigurationValue(const std::string& name, const std::string
   return out;
 }
 
+// The configuration key of a run whose options (resolved, by name, as strings) are OPTIONS: each
+// configuration option (IsConfigurationOption) with its ConfigurationValue under the run's own seed.
+// Two runs are seeds of one configuration when their entries are equal (summarize, glimpse.runs).
+inline std::map<std::string, std::string> ConfigurationEntries(const std::map<std::string, std::string>& options) {
+  const auto seed = options.find("seed");
+  std::map<std::string, std::string> key;
+  for (const auto& [name, value] : options)
+    if (IsConfigurationOption(name))
+      key[name] = ConfigurationValue(name, value, seed == options.end() ? "" : seed->second);
+  return key;
+}
+
 // The evaluation a run is selected by: the first one with the lowest finite validation error (the
 // trainer's /best is saved at each evaluation that strictly lowers it: the same one). Its test error is
 // reported, never used to choose. `val.size()` when no evaluation has a finite validation error.

@@ -41,6 +41,18 @@ TEST_CASE("a per-seed --init-from source reads with its own seed as {seed} in th
   CHECK(ConfigurationValue("init-from", "", "14").empty());
 }
 
+TEST_CASE("the configuration entries of two seeds of a curriculum row are equal", "[unit]") {
+  const std::map<std::string, std::string> s14 = {
+      {"seed", "14"}, {"lr", "0.001"}, {"threads", "1"}, {"init-from", "results/x/runs/soft-s14.h5"}};
+  std::map<std::string, std::string> s15 = s14;
+  s15["seed"] = "15", s15["threads"] = "2", s15["init-from"] = "results/x/runs/soft-s15.h5";
+  const std::map<std::string, std::string> key = {{"init-from", "results/x/runs/soft-s{seed}.h5"}, {"lr", "0.001"}};
+  CHECK(ConfigurationEntries(s14) == key);
+  CHECK(ConfigurationEntries(s15) == key);
+  s15["init-from"] = "results/x/runs/soft-s14.h5";  // seed 14's source: another configuration
+  CHECK(ConfigurationEntries(s15) != key);
+}
+
 TEST_CASE("a resume loads the complete checkpoint slot with the most steps", "[unit]") {
   CHECK(ChosenCheckpointSlot({{"/checkpoint", true, 10}, {"/checkpoint_next", true, 20}}) == "/checkpoint_next");
   CHECK(ChosenCheckpointSlot({{"/checkpoint", true, 10}, {"/checkpoint_next", false, 20}}) == "/checkpoint");

@@ -357,18 +357,13 @@ def summary(run):
 
 
 def configuration_key(config):
-    """The options that make runs the same configuration, as a hashable value (glimpse's rule:
-    _core.is_configuration_option leaves out the seed, how a run was run and the file's metadata; an
-    option the file predates reads as _core.absent_option_values gives it; a per-seed --init-from source
-    reads with its seed as {seed}, _core.configuration_value; as glimpse summarize reads it)."""
+    """The options that make runs the same configuration, as a hashable value (glimpse's rule,
+    _core.configuration_entries: it leaves out the seed, how a run was run and the file's metadata, and
+    reads a per-seed --init-from source with its seed as {seed}; an option the file predates reads as
+    _core.absent_option_values gives it; as glimpse summarize reads it)."""
     rules = _rules()
     full = {**rules.absent_option_values(), **config}
-    seed = str(full.get("seed", ""))
-    return tuple(
-        sorted(
-            (k, rules.configuration_value(k, str(v), seed)) for k, v in full.items() if rules.is_configuration_option(k)
-        )
-    )
+    return tuple(sorted(rules.configuration_entries({k: str(v) for k, v in full.items()}).items()))
 
 
 def _missing(value):
