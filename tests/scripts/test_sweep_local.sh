@@ -66,7 +66,9 @@ for s in 1 2 3; do
 done
 /usr/bin/python3 -c "import h5py,sys; f=h5py.File(sys.argv[1],'r'); assert f.attrs['run-id']==b'x-s2' and f.attrs['seed']==b'2', dict(f.attrs)" \
   "$tmp/results/pool/x-s2.h5"
-echo "$out" | grep -q "| 3 | .* +- .* | \[" || { echo "FAIL: no pooled row of 3 seeds: $out"; exit 1; }
+echo "$out" | grep -q "| 3 | [0-9.]* +- [0-9.]* | - | - | - |" || { echo "FAIL: no pooled row of 3 seeds, its test error hidden: $out"; exit 1; }
+echo "$out" | grep -q "^| $tmp/results/pool/x-s1.h5 | 2/2 | [0-9.]* ([0-9]*) | - |" \
+  || { echo "FAIL: the closing summary shows a run's test error: $out"; exit 1; }
 if "$root/scripts/sweep" tiny --seeds 1,2 --dry-run 2>/dev/null; then echo "FAIL: --seeds over runs that set --seed"; exit 1; fi
 # --slim MODE: each run that finishes leaves its copy to commit in runs/; a skipped run gets none.
 out=$("$root/scripts/sweep" pool --seeds 4 --slim best-only --threads 1)
