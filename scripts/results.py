@@ -80,6 +80,10 @@
         their validation error and validation-selected test error, mean +- std, and Welch's t-test
         of each difference (t, degrees of freedom, two-sided p)
 
+--hide-test, before or after the mode: every test error shows as "-" (NaN in the plain table) and the
+test split's glimpse evals are left out, as glimpse summarize --hide-test shows them: a row still
+training read without its test error (the modes whose output is test errors alone refuse it).
+
 EXPERIMENT reads each full file results/EXPERIMENT/ID.h5 and the slim copy results/EXPERIMENT/runs/ID.h5
 of each run whose full file is absent (a fresh clone holds only these). From Python the same reader
 is glimpse.runs (load_run, load_runs, load_experiment, group_seeds, ...).
@@ -397,14 +401,24 @@ def main(argv):
     if not argv or argv[0] in ("-h", "--help"):
         print(__doc__)
         return 0 if argv else 2
+    hide_test = "--hide-test" in argv
+    argv = [a for a in argv if a != "--hide-test"]
+    if hide_test and (not argv or argv[0] in ("--stats", "--improvement", "--profile", "--paired")):
+        mode = argv[0] if argv else "nothing"
+        print(f"results.py: --hide-test: {mode} shows test errors only (a running row: --report)", file=sys.stderr)
+        return 2
+
+    def read(items):
+        return load_runs(run_paths(items), hide_test=hide_test)
+
     if argv[0] == "--seeds":
-        print(seeds_table(group_seeds(load_runs(run_paths(argv[1:])))))
+        print(seeds_table(group_seeds(read(argv[1:]))))
         return 0
     if argv[0] == "--rows":
         if len(argv) < 2:
             print("results.py: --rows takes experiments", file=sys.stderr)
             return 2
-        named = [(re.sub(r"/runs$", "", a), group_seeds(load_runs(run_paths([a])))) for a in argv[1:]]
+        named = [(re.sub(r"/runs$", "", a), group_seeds(read([a]))) for a in argv[1:]]
         print(rows_table(named))
         return 0
     if argv[0] in ("--stats", "--improvement"):
@@ -412,7 +426,7 @@ def main(argv):
 
         named = []
         for a in argv[1:]:
-            df = load_runs(run_paths([a]))
+            df = read([a])
             for _, g in group_seeds(df).iterrows():
                 errors = [df.loc[df["run"] == r, "test_error_at_best"].iloc[0] for r in g["runs"]]
                 named.append((f"{re.sub(r'/runs$', '', a)}: {g['id']}", [e for e in errors if e == e]))
@@ -431,7 +445,7 @@ def main(argv):
             print("results.py: --profile --seeds takes S,S,...", file=sys.stderr)
             return 2
         if seeds is None:
-            df = load_runs(run_paths(names))
+            df = read(names)
         else:
             from glimpse import rows
 
@@ -467,7 +481,7 @@ def main(argv):
         if len(argv) != 3:
             print("results.py: --compare takes two experiments", file=sys.stderr)
             return 2
-        sides = [load_runs(run_paths([a])) for a in argv[1:]]
+        sides = [read([a]) for a in argv[1:]]
         for name, df in zip(argv[1:], sides):
             if len(df) < 2 or len(configuration_groups(df)) != 1:
                 print(
@@ -493,13 +507,13 @@ def main(argv):
         name = re.sub(r"/runs$", "", argv[1])
         plan = os.path.join(ROOT, "experiments", name, "runs.txt")
         planned = screens.planned_screens(plan) if os.path.exists(plan) else None
-        print(screens.levers_table(load_runs(run_paths([argv[1]])), planned))
+        print(screens.levers_table(read([argv[1]]), planned))
         return 0
     if argv[0] == "--grad-norms":
-        print(grad_norms_table(load_runs(run_paths(argv[1:]))))
+        print(grad_norms_table(read(argv[1:])))
         return 0
     if argv[0] == "--evaluations":
-        print(evaluations_table([load_run(p) for p in run_paths(argv[1:])]))
+        print(evaluations_table([load_run(p, hide_test) for p in run_paths(argv[1:])]))
         return 0
     if argv[0] == "--selection":
         argv, last = argv[1:], 10
@@ -510,7 +524,7 @@ def main(argv):
                 print("results.py: --last needs a positive number of evaluations", file=sys.stderr)
                 return 2
             argv = argv[1:]
-        print(selection_table(load_runs(run_paths(argv)), last=last))
+        print(selection_table(read(argv), last=last))
         return 0
     pivot = argv[0] == "--pivot"
     order = None
@@ -524,7 +538,7 @@ def main(argv):
             else:
                 row_order = value.split(",")
             argv = argv[1:]
-    df = load_runs(run_paths(argv))
+    df = read(argv)
     if pivot:
         print(pivot_table(group_seeds(df), order=order, row_order=row_order))
         return 0

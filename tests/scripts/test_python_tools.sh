@@ -392,6 +392,30 @@ echo "$out" | grep -Eq '^\| ev \| test \| last \| 2 \| 1 \| [0-9.]+ \| [0-9.]+ \
   || { echo "FAIL: results.py --evaluations does not pool the two other canvas seeds"; exit 1; }
 echo "$out" | grep -Eq '^\| ev \| val \| last \| 2 \| 1 \| [0-9.]+ \| - \| - \|$' \
   || { echo "FAIL: results.py --evaluations does not list the validation evaluation apart"; exit 1; }
+# --hide-test (as glimpse summarize --hide-test): the tables keep the validation errors and show no test
+# error, the evaluations keep the validation split only, and a mode of test errors alone refuses it.
+out=$("$py" "$root/scripts/results.py" --seeds "$tmp/results/seeds/s1.h5" "$tmp/results/seeds/s2.h5" --hide-test)
+echo "$out" | grep -Eq '^\| s1 \| 2 \| [0-9.]+ \+- [0-9.]+ \| - \| - \|' \
+  || { echo "FAIL: results.py --seeds --hide-test shows a test error: $out"; exit 1; }
+out=$("$py" "$root/scripts/results.py" --hide-test --selection --last=1 "$tmp/results/seeds/s1.h5" "$tmp/results/seeds/s2.h5")
+echo "$out" | grep -Eq '^\| mnist28 \| s1 \| 2 \| 2 \| [0-9.]+ \+- [0-9.]+ \| - \| - \| [0-9.]+ \+- [0-9.]+ \| - \| - \| - \|$' \
+  || { echo "FAIL: results.py --selection --hide-test shows a test error: $out"; exit 1; }
+out=$("$py" "$root/scripts/results.py" --evaluations "$tmp/ev.h5" --hide-test)
+echo "$out" | grep -q '| val |' && ! echo "$out" | grep -q '| test |' \
+  || { echo "FAIL: results.py --evaluations --hide-test shows the test split's evaluations: $out"; exit 1; }
+"$py" - "$tmp/results/seeds/s1.h5" <<'PY'
+import sys
+from glimpse import runs
+shown, hidden = runs.load_runs([sys.argv[1]]), runs.load_runs([sys.argv[1]], hide_test=True)
+cols = ["test_error_at_best", "test_error"]
+assert shown[cols].notna().all().all() and hidden[cols].isna().all().all(), (shown[cols], hidden[cols])
+assert (hidden["best_val_error"] == shown["best_val_error"]).all()
+PY
+for mode in --stats --improvement --profile --paired; do
+  if "$py" "$root/scripts/results.py" $mode --hide-test "$tmp/results/seeds/s1.h5" 2>/dev/null; then
+    echo "FAIL: results.py $mode --hide-test ran, with nothing but test errors to show"; exit 1
+  fi
+done
 # DRAM's trajectories: the glimpses coloured by the object they serve.
 "$glimpse" train --out "$tmp/results/dram.h5" --env pairs100 --agent dram --data-dir "$tmp/data" --glimpses 2 \
   --patch 8 --scales 2 --hidden 16 --glimpse-hidden 8 --batch 8 --epochs 1 --train-images 32 --val-images 16 \

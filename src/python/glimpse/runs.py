@@ -247,9 +247,10 @@ def load_params(path, checkpoint="last"):
         return out
 
 
-def load_run(path):
+def load_run(path, hide_test=False):
     """One run as a dict: config (dict), train/eval/diagnostics/evaluations (DataFrames), trajectories and
-    attention (dicts of arrays)."""
+    attention (dicts of arrays). hide_test: every test error reads NaN (eval's test_* columns) and the
+    test split's glimpse evals are left out, as glimpse summarize --hide-test shows a running row."""
     check_file(path)
     with h5py.File(path, "r", locking=False) as f:
         if "glimpse_version" not in f.attrs:
@@ -269,6 +270,12 @@ def load_run(path):
             "attention": {k: _read(v) for k, v in f["attention"].items()} if "attention" in f else {},
             "epochs_done": _checkpoint_epoch(f),
         }
+    if hide_test:
+        ev = run["eval"]
+        for c in [c for c in ev.columns if c.startswith("test_")]:
+            ev[c] = math.nan
+        if "split" in run["evaluations"]:
+            run["evaluations"] = run["evaluations"][run["evaluations"]["split"] != 1].reset_index(drop=True)
     return run
 
 
@@ -495,10 +502,10 @@ def unique_files(paths):
     return out
 
 
-def load_runs(paths):
+def load_runs(paths, hide_test=False):
     """A DataFrame, one row per run file (a file named twice counts once): configuration, summary,
-    and the series."""
-    return frame([load_run(p) for p in unique_files(paths)])
+    and the series (hide_test: load_run's)."""
+    return frame([load_run(p, hide_test) for p in unique_files(paths)])
 
 
 def run_paths(items):

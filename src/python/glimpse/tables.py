@@ -33,8 +33,11 @@ __all__ = [
 
 
 def percent_mean_std(values):
-    """Fractions as "mean +- std" in % (the sample std; the mean alone for one value)."""
+    """Fractions as "mean +- std" in % (the sample std; the mean alone for one value; "-" where a value
+    is missing: a screen that never read the test split, or a test error hidden)."""
     v = 100 * np.asarray(values, dtype=float)
+    if not len(v) or np.isnan(v).any():
+        return "-"
     return f"{v.mean():.2f}" + (f" +- {v.std(ddof=1):.2f}" if len(v) > 1 else "")
 
 
@@ -172,11 +175,12 @@ def compare_table(df_a, df_b):
     lines = ["| error % | A (n) | B (n) | A - B | Welch's t | df | two-sided p |", "|---|---|---|---|---|---|---|"]
     for label, col in (("validation (selected)", "best_val_error"), ("test at it (M=1)", "test_error_at_best")):
         a, b = df_a[col].to_numpy(dtype=float), df_b[col].to_numpy(dtype=float)
+        head = f"| {label} | {percent_mean_std(a)} ({len(a)}) | {percent_mean_std(b)} ({len(b)}) | "
+        if np.isnan(a).any() or np.isnan(b).any():  # a test error not read (a screen) or hidden
+            lines.append(head + "- | - | - | - |")
+            continue
         t, df, p = stats.welch(a, b)
-        lines.append(
-            f"| {label} | {percent_mean_std(a)} ({len(a)}) | {percent_mean_std(b)} ({len(b)}) | "
-            f"{100 * (a.mean() - b.mean()):+.2f} | {t:.2f} | {df:.1f} | {p:.3g} |"
-        )
+        lines.append(head + f"{100 * (a.mean() - b.mean()):+.2f} | {t:.2f} | {df:.1f} | {p:.3g} |")
     return "\n".join(lines)
 
 
