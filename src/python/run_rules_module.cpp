@@ -1,7 +1,7 @@
 // glimpse._core's run-file rules for glimpse.runs: the C++ that glimpse summarize, the trainer and
 // glimpse verify apply (src/store/run_rules.h, src/store/file_checksum.h, src/core/stats.h), bound so
 // that Python selects, pools, chooses checkpoints and checks checksums with the same code:
-//   is_configuration_option(name) -> bool; absent_option_values() -> {name: value}
+//   absent_option_values() -> {name: value}
 //   configuration_entries({name: value}) -> {name: value} (the configuration key of a run's options)
 //   selected_evaluation(val_errors) -> int (-1: none with a finite validation error)
 //   chosen_checkpoint_slot([(name, complete, step)]) -> str ("" when none is complete)
@@ -26,8 +26,6 @@
 namespace py = pybind11;
 
 void BindRunRules(py::module_& m) {
-  m.def("is_configuration_option", &glimpse::IsConfigurationOption, py::arg("name"),
-        "Whether a root attribute belongs to the configuration key.");
   m.def("configuration_entries", &glimpse::ConfigurationEntries, py::arg("options"),
         "The configuration key of a run's options ({name: value} as strings): equal for seeds of one configuration.");
   m.def("absent_option_values", &glimpse::AbsentOptionValues,
