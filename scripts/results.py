@@ -42,10 +42,6 @@
         the glimpse eval results recorded in each run file (/evaluations), per split, checkpoint,
         epoch and M: the error on the run's own canvases and on canvases of other seeds
         (glimpse eval --canvas-seed S: mean +- std over the seeds)
-    scripts/results.py --reach [--at=P,P,...] EXPERIMENT|RUN.h5 ...
-        per run, the training images at its first evaluation with a validation error below each P%
-        (default 50,20: when it left its plateau), its best validation error and the test error
-        there, ordered from the earliest off the plateau to the latest (glimpse.tables.reach_table)
     scripts/results.py --grad-norms EXPERIMENT|RUN.h5 ...
         per run trained with --grad-norms: each module's gradient norm (median over the second half of
         its logged steps, before clipping) and the read's (location) over the classifier's (action)
@@ -121,7 +117,6 @@ try:
         pivot_table,
         rows_table,
         seeds_table,
-        reach_table,
         selection_table,
     )
 except ImportError as e:
@@ -519,18 +514,6 @@ def main(argv):
         return 0
     if argv[0] == "--evaluations":
         print(evaluations_table([load_run(p, hide_test) for p in run_paths(argv[1:])]))
-        return 0
-    if argv[0] == "--reach":
-        argv, at = argv[1:], "50,20"
-        if argv and argv[0].startswith("--at="):
-            at, argv = argv[0].split("=", 1)[1], argv[1:]
-        if not re.fullmatch(r"\d+(\.\d+)?(,\d+(\.\d+)?)*", at) or not all(0 < float(p) <= 100 for p in at.split(",")):
-            print("results.py: --reach --at takes percentages P,P,... in (0, 100]", file=sys.stderr)
-            return 2
-        if not argv:
-            print("results.py: --reach takes experiments or run files", file=sys.stderr)
-            return 2
-        print(reach_table(read(argv), [float(p) / 100 for p in at.split(",")]))
         return 0
     if argv[0] == "--selection":
         argv, last = argv[1:], 10

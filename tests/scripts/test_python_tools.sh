@@ -162,22 +162,6 @@ assert cells[8] == f"{100 * seeds['test_error'].mean():.2f} +- {100 * seeds['tes
 assert abs(first(cells[9]) - 100 * (seeds["test_error"] - seeds["val_error"]).mean()) < 0.006, cells
 assert abs(first(cells[10]) - 100 * (seeds["test_error_at_best"] - seeds["test_error"]).mean()) < 0.006, cells
 assert first(cells[4]) <= first(cells[7]), cells
-# When each run left its plateau, on hand-made curves: a reaches 50% at its second evaluation and 20%
-# never, b both at its first; b comes first, a's 20% cell is "-", a hidden test error shows as "-".
-import math
-import pandas as pd
-ev = lambda images, val: pd.DataFrame({"images": images, "val_error": val})
-two = pd.DataFrame([
-    {"run": "a.h5", "run-id": "a", "eval": ev([100.0, 200.0, 300.0], [0.8, 0.45, 0.3]),
-     "best_val_error": 0.3, "best_epoch": 3.0, "test_error_at_best": float("nan")},
-    {"run": "b.h5", "run-id": "b", "eval": ev([100.0, 200.0], [0.1, 0.15]),
-     "best_val_error": 0.1, "best_epoch": 1.0, "test_error_at_best": 0.125},
-])
-assert tables.images_to_reach(two.iloc[0], 0.5) == 200.0 and math.isnan(tables.images_to_reach(two.iloc[0], 0.2))
-assert tables.reach_table(two).splitlines()[2:] == [
-    "| b | 100 | 100 | 10.00 (1) | 12.50 |",
-    "| a | 200 | - | 30.00 (3) | - |",
-], tables.reach_table(two)
 # An experiment's files: each full file, and the slim copy (runs/ID.h5) of a run whose full file is absent.
 d = os.path.join(sys.argv[2], "..", "layout")  # inside the test's temporary folder
 os.makedirs(os.path.join(d, "runs"))
@@ -395,16 +379,6 @@ echo "$out" | grep -Eq '^\| s1 \| 2 \| [0-9.]+ \+- [0-9.]+ \| [0-9.]+ \+- [0-9.]
 out=$("$py" "$root/scripts/results.py" --selection --last=1 "$tmp/results/seeds/s1.h5" "$tmp/results/seeds/s2.h5")
 echo "$out"
 echo "$out" | grep -Eq '^\| mnist28 \| s1 \| 2 \| 2 \| ' || { echo "FAIL: results.py --selection does not pool the two seeds"; exit 1; }
-out=$("$py" "$root/scripts/results.py" --hide-test --reach --at=99.5 "$tmp/results/seeds/s1.h5" "$tmp/results/seeds/s2.h5")
-echo "$out" | grep -Eq '^\| run \| images to val < 99.5% \| best val error % \(epoch\) \|' \
-  || { echo "FAIL: results.py --reach --at does not head its threshold: $out"; exit 1; }
-[ "$(echo "$out" | grep -Ec '^\| s[12] \| [0-9,]+ \| [0-9.]+ \([0-9]+\) \| - \|$')" = 2 ] \
-  || { echo "FAIL: results.py --reach --hide-test: not a row per run with its test error hidden: $out"; exit 1; }
-for bad in --at=0 --at=101 --at=x; do
-  if "$py" "$root/scripts/results.py" --reach $bad "$tmp/results/seeds/s1.h5" 2>/dev/null; then
-    echo "FAIL: results.py --reach accepted $bad"; exit 1
-  fi
-done
 if "$py" "$root/scripts/results.py" --selection --last=0 "$tmp/results/seeds/s1.h5" 2>/dev/null; then
   echo "FAIL: results.py --selection accepted --last=0"; exit 1
 fi

@@ -25,7 +25,6 @@ __all__ = [
     "paired_cells",
     "paired_table",
     "selection_table",
-    "reach_table",
     "grad_norms_table",
     "evaluations_table",
     "pivot_table",
@@ -221,37 +220,6 @@ def selection_table(df, last=10):
         lines.append(
             f"{head}{pm(sv)} | {pm(st)} | {pm(st - sv)} | {pm(lv)} | {pm(lt)} | {pm(lt - lv)} | {pm(st - lt)} |"
         )
-    return "\n".join(lines)
-
-
-def images_to_reach(run_row, threshold):
-    """The training images at a run's first evaluation whose validation error is below `threshold` (a
-    fraction), NaN when none is: how long the run sat on its plateau. Reads validation errors only."""
-    ev = run_row["eval"]
-    below = np.flatnonzero(ev["val_error"].to_numpy() < threshold) if len(ev) else []
-    return float(ev["images"].iloc[below[0]]) if len(below) else math.nan
-
-
-def reach_table(df, thresholds=(0.5, 0.2)):
-    """A markdown table, one row per run, of when each run's validation error first fell below each of
-    `thresholds` (fractions; the training images at that evaluation, "-" when it never did), its best
-    validation error with its epoch and the test error there (M = 1; "-" when hidden). Runs are
-    ordered by the images to their first threshold, then the next (never reached last), so a row's
-    seeds read from the earliest off the plateau to the latest."""
-    heads = " | ".join(f"images to val < {100 * t:g}%" for t in thresholds)
-    lines = [
-        f"| run | {heads} | best val error % (epoch) | its test error % (M=1) |",
-        "|---" * (len(thresholds) + 3) + "|",
-    ]
-    rows = []
-    for _, r in df.iterrows():
-        reach = [images_to_reach(r, t) for t in thresholds]
-        rows.append(([math.inf if math.isnan(x) else x for x in reach], r, reach))
-    for key, r, reach in sorted(rows, key=lambda x: x[0]):
-        cells = " | ".join("-" if math.isnan(x) else f"{x:,.0f}" for x in reach)
-        best = "-" if math.isnan(r["best_val_error"]) else f"{100 * r['best_val_error']:.2f} ({r['best_epoch']:g})"
-        test = "-" if math.isnan(r["test_error_at_best"]) else f"{100 * r['test_error_at_best']:.2f}"
-        lines.append(f"| {r.get('run-id') or r['run']} | {cells} | {best} | {test} |")
     return "\n".join(lines)
 
 
