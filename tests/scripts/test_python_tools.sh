@@ -241,6 +241,28 @@ ax = fig.axes[0]
 assert len(ax.lines) == 8 and all(0 <= y <= 1 for l in ax.lines for y in l.get_ydata()), len(ax.lines)
 assert {l.get_color() for l in ax.lines if l.get_label().startswith("stn ")} == {plot.KIND_COLOURS["stn"]}
 print("plot.py profile: ok")
+# scripts/figures --check's measure (plot.picture_rms): a figure saved again is equal; a few edge pixels
+# a shade off (as another CPU's rounding leaves them) pass the tolerance; one legend character more, or
+# a GIF with a frame fewer, does not.
+from PIL import Image
+import numpy as np
+a, b, c = (sys.argv[2] + "/" + n for n in ("prof_a.png", "prof_b.png", "prof_c.png"))
+fig.savefig(a, dpi=110)
+fig.savefig(b, dpi=110)
+assert plot.picture_rms(a, b) == 0
+pixels = np.asarray(Image.open(a).convert("RGB")).copy()
+pixels[30:38, 200] = np.clip(pixels[30:38, 200].astype(int) - 25, 0, 255)
+Image.fromarray(pixels).save(c)
+assert 0 < plot.picture_rms(a, c) < plot.PICTURE_TOLERANCE, plot.picture_rms(a, c)
+ax.get_legend().get_texts()[0].set_text(ax.get_legend().get_texts()[0].get_text() + "s")
+fig.savefig(b, dpi=110)
+assert plot.picture_rms(a, b) > plot.PICTURE_TOLERANCE, plot.picture_rms(a, b)
+frames = [Image.fromarray(np.full((20, 30, 3), v, np.uint8)) for v in (0, 128, 255)]
+frames[0].save(b.replace(".png", ".gif"), save_all=True, append_images=frames[1:])
+frames[0].save(c.replace(".png", ".gif"), save_all=True, append_images=frames[1:2])
+assert plot.picture_rms(b.replace(".png", ".gif"), b.replace(".png", ".gif")) == 0
+assert plot.picture_rms(b.replace(".png", ".gif"), c.replace(".png", ".gif")) == float("inf")
+print("plot.py picture comparison: ok")
 # Paired comparisons: McNemar's exact p against the binomial sums written out (3 of 20: 2 (1 + 20 +
 # 190 + 1140) / 2^20; 0 of 5: 2 / 2^5) and a large case, a paired bootstrap of identical runs, and the
 # table on two committed runs.

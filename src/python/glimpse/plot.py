@@ -492,6 +492,29 @@ def variance(paths, out):
     fig.savefig(out, dpi=110)
 
 
+# A rebuilt figure matches its committed file when no frame differs by more than antialiasing: a
+# CPU's float rounding (numpy's SIMD paths, text layout) moves an edge by a fraction of a pixel (RMS
+# about 0.1), where one seed more or less, or one character of a legend, changes RMS by 2 or more.
+PICTURE_TOLERANCE = 0.5
+
+
+def picture_rms(a, b):
+    """The largest root-mean-square difference between the frames of two pictures (PNG, or GIF frame by
+    frame), over RGB in 0-255 (matplotlib.testing.compare's measure); inf when their sizes or frame
+    counts differ. scripts/figures --check compares each rebuilt figure with PICTURE_TOLERANCE."""
+    from matplotlib.testing.compare import calculate_rms
+    from PIL import Image, ImageSequence
+
+    def frames(path):
+        with Image.open(path) as im:
+            return [np.asarray(f.convert("RGB"), dtype=float) for f in ImageSequence.Iterator(im)]
+
+    fa, fb = frames(a), frames(b)
+    if len(fa) != len(fb) or any(x.shape != y.shape for x, y in zip(fa, fb)):
+        return float("inf")
+    return max(calculate_rms(x, y) for x, y in zip(fa, fb))
+
+
 def _positive(text):
     """argparse type: an integer of at least 1."""
     try:
