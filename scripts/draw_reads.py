@@ -4,8 +4,9 @@
     scripts/draw_reads.py RUN.h5 [--evaluation E]     (E: index into /trajectories, default -1: last)
 
 For every attention whose glimpses can be drawn (the retina's policies, DRAW, the spatial transformer,
-pathwise): per glimpse, the share of the images whose glimpse centre lies on the digit's box, and
-whose finest scale overlaps it (the boxes rendered again by the run's task, seed and data).
+pathwise, the Gumbel grid): per glimpse, the share of the images whose glimpse centre lies on the
+digit's box, and whose finest scale overlaps it (the boxes rendered again by the run's task, seed and
+data).
 For DRAM (--agent dram) on a two-digit task: per glimpse, the digit it serves (glimpses 1..K the first
 digit left to right, K+1..2K the second) and the share whose centre lies on that digit's box, whose
 finest scale overlaps it, and whose centre lies on the other digit's box.

@@ -9,8 +9,8 @@
    between seeds.
 3. The sensors: the retina equals a NumPy reference (crop, block means, zeros outside), the whole-
    canvas view equals block means, DRAW's initial read of a constant image is constant; the outlines
-   glimpse.geometry draws (plot.py trajectories, animate) are where the retina, DRAW and the spatial
-   transformer sample.
+   glimpse.geometry draws (plot.py trajectories, animate) are where the retina, DRAW, the spatial
+   transformer and the Gumbel grid sample.
 4. The canvases of logged trajectories: a committed run file that stores them (one per image task and
    its seeds) equals what runs.trajectory_images renders again from the run's task and seed, which is
    how a file written without them is drawn.
@@ -175,6 +175,18 @@ for m in range(2):
     got = np.array([[r[0, m][i, j], r[1, m][i, j]] for i, j in ((0, 0), (0, -1), (-1, -1), (-1, 0))])
     want = (polys[m][:4] - centre) / (1 + 1 / 11) + centre  # the outline is the corner samples widened by half a step
     expect(np.allclose(got, want, atol=1e-3), f"STN outline, scale {m}: {got.tolist()} != {want.tolist()}")
+# The Gumbel grid reads at its largest logit's cell, cell k = (row k // N, column k % N) centred at
+# (-1 + (2 column + 1) / N, -1 + (2 row + 1) / N): on a 6 x 6 grid cell 8 is (-1/6, -1/2), which on a
+# 60 x 60 canvas is pixel (24.5, 14.5) (30 + 30 x, less half a pixel); the retina reads there too.
+logits = np.zeros(36, np.float32)
+logits[8] = 2.0
+polys, centre = geometry.outlines({"attention": "gumbel", "grid": "6", "patch": "8", "scales": "2"}, logits, 60, 60)
+expect(np.allclose(centre, (24.5, 14.5)), f"Gumbel grid centre: {centre}")
+g = glimpse.retina(coords, np.tile(np.array([-1 / 6, -1 / 2], np.float32), (2, 1)), patch=8, scales=2)
+expect(
+    abs(g[0, 0].mean() - centre[0]) < 1e-3 and abs(g[1, 0].mean() - centre[1]) < 1e-3, "Gumbel grid: the retina there"
+)
+expect(len(polys) == 2 and np.allclose(polys[1][0], (24.5 - 8, 14.5 - 8)), f"Gumbel grid outline: {polys[1][0]}")
 
 # 4. Logged canvases rendered again.
 for rel in (

@@ -1,11 +1,13 @@
 """Where a glimpse looks, from what a run file logs: the outline of every scale of a glimpse on the
 canvas, decoded as the C++ sensors decode it (src/attention/retina.h, draw_read.h,
-spatial_transformer.h). Used by scripts/plot.py (trajectories, animate) and scripts/draw_reads.py.
+spatial_transformer.h, gumbel_grid.h). Used by scripts/plot.py (trajectories, animate) and
+scripts/draw_reads.py.
 
 Coordinates are display coordinates of imshow: pixel (row i, column j) is centred at (x, y) = (j, i).
 `outlines(config, params, H, W)` takes one glimpse's logged parameters (the retina's location (2,),
-DRAW's read (5,), the transformer's affine (6,) or scale-translation (3,)) and returns a list, one
-per scale (finest first), of closed polygons as arrays (5, 2) of (x, y), and the glimpse's centre.
+DRAW's read (5,), the transformer's affine (6,) or scale-translation (3,), the Gumbel grid's cell
+logits (N * N,)) and returns a list, one per scale (finest first), of closed polygons as arrays
+(5, 2) of (x, y), and the glimpse's centre.
 """
 import numpy as np
 
@@ -85,6 +87,11 @@ def outlines(config, params, H, W):
         return retina(
             np.tanh(np.asarray(params, dtype=np.float64)), H, W, patch, scales, float(config.get("unit-pixels", 0) or 0)
         )
+    if attention == "gumbel":  # the retina at the centre of the cell with the largest logit (gumbel_grid.h)
+        n = int(config.get("grid", 4))
+        k = int(np.argmax(params))
+        centre = (-1 + (2 * (k % n) + 1) / n, -1 + (2 * (k // n) + 1) / n)  # cell k = (row k / n, column k % n)
+        return retina(centre, H, W, patch, scales, float(config.get("unit-pixels", 0) or 0))
     if attention == "whole":
         return [_square((W - 1) / 2, (H - 1) / 2, W / 2)], ((W - 1) / 2, (H - 1) / 2)
     if len(params) == 2:  # a location policy over the retina (gaussian, categorical, random, centre)

@@ -7,8 +7,9 @@ from Python or a notebook: from glimpse import plot; plot.draw_curves(runs.load_
                      [--figsize W H] [--fontsize 9]                       +-1 std), a colour per attention
                                                                           kind; .png, .pdf or .svg
     scripts/plot.py trajectories RUN.h5 --out traj.png [--epoch -1]      glimpses drawn over test images
-                     [--scales-drawn K]                                   (hard attention, DRAW, STN); K:
-                                                                          only the K finest scales
+                     [--scales-drawn K]                                   (hard attention, DRAW, STN,
+                                                                          Gumbel grid); K: only the K
+                                                                          finest scales
     scripts/plot.py animate RUN.h5 --out glimpses.gif [--epoch -1]       the same as a GIF, one frame
                      [--count 4] [--fps 2]                                per glimpse
     scripts/plot.py variance EXPERIMENT|RUN.h5 ... --out var.png         gradient variance per run
