@@ -343,6 +343,14 @@ assert stats.bootstrap_interval([0, 0, 1, 1], strata=["a", "a", "b", "b"]) == (0
 prof = stats.performance_profile({"A": {"t1": [1, 2], "t2": [10]}, "B": {"t1": [2, 2], "t2": [20, 30]}}, [1, 1.5, 2.5])
 assert np.allclose(prof["A"][0], [0.75, 1, 1]) and np.allclose(prof["B"][0], [0, 0.5, 0.75]), prof
 assert np.all(prof["B"][1] <= prof["B"][0]) and np.all(prof["B"][0] <= prof["B"][2])
+# A variant that joins first, without changing a task's best mean, leaves the others' bands as they were
+# (one stream shared by all variants moves these bands: a draw of C's would come first).
+two = {"A": {"t1": [2.61, 2.62, 2.03, 1.57, 1.11], "t2": [1.77, 1.82, 1.09, 1.1, 3.0]},
+       "B": {"t1": [2.3, 1.47, 1.87, 2.95, 2.8], "t2": [2.69, 1.78, 1.99, 2.35, 1.12]}}
+taus = [1, 1.1, 1.2, 1.5, 2, 2.5, 3]
+alone = stats.performance_profile(two, taus)
+joined = stats.performance_profile({"C": {"t1": [5, 6, 7], "t2": [5, 6]}, **two}, taus)
+assert all(np.array_equal(a, b) for v in "AB" for a, b in zip(alone[v], joined[v])), (alone, joined)
 assert stats.profile_table({"A": {"t1": [1, 2], "t2": [10]}, "B": {"t1": [2, 2], "t2": [20, 30]}}).split("\n")[2].startswith("| A | 2 | 3 | ")
 lo, hi = stats.bootstrap_interval([0, 0, 1, 1])
 assert lo < 0.5 < hi and stats.bootstrap_interval([0, 0, 1, 1]) == (lo, hi)  # wider unstratified; seeded

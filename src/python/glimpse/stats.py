@@ -15,6 +15,7 @@ many seeds a difference needs. Scores are error rates (fractions): lower is bett
 The distributions come from SciPy (Debian's python3-scipy).
 """
 import math
+import zlib
 
 import numpy as np
 from scipy import stats as _scipy
@@ -121,12 +122,14 @@ def performance_profile(errors, taus, draws=2000, seed=0, level=0.95):
     the task's best variant mean (the lowest mean error of any variant there). A variant's profile at
     tau is the fraction of its runs with ratio <= tau, averaged over the tasks it ran (each task
     weighs the same). Returns variant -> (profile, lower, upper), arrays over taus; the band is the
-    percentile bootstrap interval that resamples runs within each task (the references stay fixed)."""
+    percentile bootstrap interval that resamples runs within each task (the references stay fixed).
+    Each variant draws from its own stream, seeded by (seed, the CRC-32 of its name), so a variant
+    that joins or leaves moves no other variant's band unless it changes a task's best mean."""
     taus = np.asarray(taus, dtype=float)
-    rng = np.random.default_rng(seed)
     out = {}
     for variant, per_task in profile_ratios(errors).items():
         ratios = list(per_task.values())
+        rng = np.random.default_rng([seed, zlib.crc32(str(variant).encode())])
 
         def profile(rs):
             return np.mean([(r[:, None] <= taus[None, :]).mean(axis=0) for r in rs], axis=0)
