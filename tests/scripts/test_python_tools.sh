@@ -180,7 +180,10 @@ for fig in curves variance; do "$py" "$root/scripts/plot.py" $fig "$tmp/results/
 [ -s "$tmp/band.png" ] || { echo "FAIL: the seed band figure is missing"; exit 1; }
 # Two pooled groups with the same run id (one recipe at 60 and at 100 epochs, committed slim files):
 # each legend label names the option that differs, so the two curves can be told apart.
-"$py" - "$root" "$tmp" <<'PY'
+# The attention kinds glimpse registers, as its option error names them (gaussian|categorical|...).
+kinds=$("$glimpse" train --attention '?' --out "$tmp/kinds.h5" 2>&1 | sed -n 's/.*--attention: expected \([a-z|]*\), found.*/\1/p' || true)
+KINDS=$kinds "$py" - "$root" "$tmp" <<'PY'
+import os
 import sys
 from glimpse import plot, runs as results
 df = results.load_runs(results.run_paths([sys.argv[1] + "/results/frontier/cluttered60_lstm_final/runs",
@@ -225,6 +228,12 @@ assert all(len(ax.lines) == 8 for ax in panels), [len(ax.lines) for ax in panels
 for kind, colour in plot.KIND_COLOURS.items():
     drawn = {l.get_color() for ax in panels for l in ax.lines if l.get_label().startswith(kind + " ")}
     assert drawn in (set(), {colour}), (kind, drawn)
+# Every registered kind has a colour of its own: one without would take the colour cycle's first,
+# the retina's, and two rows of a figure would look alike.
+kinds = os.environ["KINDS"].split("|")
+assert len(kinds) >= 10 and "gaussian" in kinds, kinds
+assert set(kinds) <= set(plot.KIND_COLOURS), set(kinds) - set(plot.KIND_COLOURS)
+assert len(set(plot.KIND_COLOURS.values())) == len(plot.KIND_COLOURS), plot.KIND_COLOURS
 fig.canvas.draw()
 box = fig.bbox
 legend = next(ax for ax in fig.axes if not ax.lines).get_legend().get_window_extent()

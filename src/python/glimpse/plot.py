@@ -68,8 +68,9 @@ def group_labels(groups):
     return labels
 
 
-# A stable colour per attention kind in every figure (the controls in greys); configurations of one
-# kind differ by line style, in the order they come.
+# A stable colour per registered attention kind in every figure, no two alike (a kind without one
+# would take the colour cycle's first, the retina's); configurations of one kind differ by line
+# style, in the order they come.
 KIND_COLOURS = {
     "gaussian": "#1f77b4",
     "categorical": "#ff7f0e",
@@ -81,6 +82,7 @@ KIND_COLOURS = {
     "random": "#7f7f7f",
     "centre": "#bcbd22",
     "whole": "#17becf",
+    "cnn": "#000000",
 }
 STYLES = ["-", "--", ":", "-."]
 TASK_ORDER = ["mnist28", "translated60", "cluttered60", "cluttered100", "pairs100", "sum100", "strip5"]
